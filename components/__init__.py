@@ -1,0 +1,1 @@
+"""Hand-wrapped React components for what Reflex lacks."""

@@ -1,0 +1,42 @@
+import { useEffect, useRef } from "react";
+
+// The ALTCHA widget (a web component). Reports the solved payload, reports when it is
+// cleared, and resets whenever resetKey changes.
+export function HumanCheck({ challengeUrl, resetKey, label, onVerified, onCleared }) {
+  const ref = useRef(null);
+  const handlers = useRef({ onVerified, onCleared });
+  handlers.current = { onVerified, onCleared };
+
+  useEffect(() => {
+    import("altcha");
+  }, []);
+
+  useEffect(() => {
+    const widget = ref.current;
+    if (!widget) return undefined;
+    const onStateChange = (event) => {
+      const { state, payload } = event.detail || {};
+      if (state === "verified" && payload) {
+        handlers.current.onVerified?.(payload);
+      } else if (state !== "verifying") {
+        handlers.current.onCleared?.();
+      }
+    };
+    widget.addEventListener("statechange", onStateChange);
+    return () => widget.removeEventListener("statechange", onStateChange);
+  }, []);
+
+  useEffect(() => {
+    if (resetKey && ref.current?.reset) ref.current.reset();
+  }, [resetKey]);
+
+  return (
+    <altcha-widget
+      ref={ref}
+      challengeurl={challengeUrl}
+      hidelogo
+      hidefooter
+      strings={JSON.stringify({ label: label || "I'm not a robot" })}
+    />
+  );
+}

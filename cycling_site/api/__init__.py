@@ -1,0 +1,1 @@
+"""The product REST API (FastAPI) over the services, mounted under /api."""

@@ -1,0 +1,99 @@
+"""Sign-in, sign-out, sign-up and profile (spec 1 section 7, spec 2 section 7)."""
+
+from datetime import date
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from cycling_site.api.deps import DB, CurrentAccount, request_token
+from cycling_site.messages import accounts as msg
+from cycling_site.services import accounts
+from cycling_site.services.accounts import RegistrationForm
+
+router = APIRouter(prefix="/auth", tags=["auth"])
+
+SHORT = 300
+TOKEN = 4096
+
+
+class LoginIn(BaseModel):
+    email: str = Field(max_length=SHORT)
+    password: str = Field(max_length=SHORT)
+    remember: bool = True
+    token: str | None = Field(default=None, max_length=TOKEN, description="ALTCHA payload")
+
+
+class RegisterIn(BaseModel):
+    firstname: str = Field(default="", max_length=SHORT)
+    lastname: str = Field(default="", max_length=SHORT)
+    email: str = Field(default="", max_length=SHORT)
+    password: str = Field(default="", max_length=SHORT)
+    dob: date | None = None
+    country: int = 246
+    gender: int = 0
+    weight: float | None = None
+    height: float | None = None
+    consent: bool = False
+    IsAllowedToSendMarketingEmails: bool = False
+    token: str | None = Field(default=None, max_length=TOKEN, description="ALTCHA payload")
+
+
+def _client_address(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+@router.post("/login")
+def login(body: LoginIn, request: Request, session: DB) -> dict:
+    """Answers token, user and uuId; or the literal 'key' (forced reset); or requiresParentalConsent."""
+    result = accounts.login(
+        session, body.email, body.password, body.remember, body.token, _client_address(request)
+    )
+    if result.kind == "key":
+        return {"status": True, "data": "key"}
+    if result.kind == "consent":
+        data = {
+            "requiresParentalConsent": True,
+            "childUserId": result.account.uuid,
+            "userAge": result.user_age,
+        }
+        return {"status": True, "data": data}
+    data = {"token": result.token, "user": accounts.profile(result.account), "uuId": result.account.uuid}
+    return {"status": True, "data": data}
+
+
+@router.post("/logout")
+def logout(request: Request, session: DB) -> dict:
+    accounts.logout(session, request_token(request))
+    return {"status": True, "message": msg.LOGGED_OUT}
+
+
+@router.post("/register")
+def register(body: RegisterIn, session: DB) -> dict:
+    form = RegistrationForm(
+        firstname=body.firstname,
+        lastname=body.lastname,
+        email=body.email,
+        password=body.password,
+        dob=body.dob.isoformat() if body.dob else "",
+        country=str(body.country),
+        gender=str(body.gender),
+        weight="" if body.weight is None else str(body.weight),
+        height="" if body.height is None else str(body.height),
+        consent=body.consent,
+        marketing_consent=body.IsAllowedToSendMarketingEmails,
+        token=body.token or "",
+    )
+    registration = accounts.register(session, form)
+    if registration.requires_parental_consent:
+        data = {
+            "requiresParentalConsent": True,
+            "childUserId": registration.account.uuid,
+            "userAge": registration.user_age,
+        }
+        return {"status": True, "message": msg.REGISTERED_KID, "data": data}
+    return {"status": True, "message": msg.REGISTERED, "data": {"requiresParentalConsent": False}}
+
+
+@router.get("/profile")
+def profile(account: CurrentAccount) -> dict:
+    return {"status": True, "data": accounts.profile(account)}

@@ -1,0 +1,17 @@
+"""The Reflex app: pages, the REST API and the site-wide middleware."""
+
+import reflex as rx
+
+import cycling_site.models  # noqa: F401  (registers the tables)
+from cycling_site.api.main import api
+from cycling_site.api.middleware import SiteMiddleware
+from cycling_site.pages import register_pages
+from cycling_site.pages.site import frame_guard
+from cycling_site.ui.theme import GLOBAL_STYLE
+
+app = rx.App(
+    api_transformer=[api, SiteMiddleware],
+    head_components=[frame_guard(), rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
+    style=GLOBAL_STYLE,
+)
+register_pages(app)

@@ -1,0 +1,34 @@
+"""Registers one page per route of the route table; screens not built yet show "coming soon"."""
+
+import reflex as rx
+
+from cycling_site.pages import auth, dev, site
+from cycling_site.routes import ROUTES
+from cycling_site.state.login import LoginState
+from cycling_site.state.mailbox import MailboxState
+from cycling_site.state.register import RegisterState
+from cycling_site.state.session import SessionState
+from cycling_site.state.site import SiteState
+
+BUILT = {
+    "events": (site.home_page, []),
+    "home": (site.home_page, []),
+    "event_list": (site.home_page, []),
+    "iframe-warning": (site.iframe_warning_page, []),
+    "login": (auth.login_page, [LoginState.load]),
+    "register": (auth.register_page, [RegisterState.load]),
+    "ruleset": (None, [SiteState.check_ruleset]),
+    "dev-mailbox": (dev.mailbox_page, [MailboxState.load]),
+}
+
+
+def register_pages(app: rx.App) -> None:
+    for route in ROUTES:
+        component, loads = BUILT.get(route.name, (None, []))
+        app.add_page(
+            component or site.coming_soon_page(route),
+            route=route.path,
+            title=site.site_title(route),
+            on_load=[SessionState.guard, *loads],
+        )
+    app.add_page(site.home_page, route="404", title="Not found", on_load=rx.redirect("/", replace=True))

@@ -1,0 +1,197 @@
+"""SIGN IN (/auth/login) and sign-up (/auth/register)."""
+
+import reflex as rx
+
+from components.human_check import human_check
+from cycling_site.routes import path_of
+from cycling_site.state.login import LoginState
+from cycling_site.state.register import RegisterState
+from cycling_site.ui.forms import field, field_error, form_alert, select_input, submit_button, text_input
+from cycling_site.ui.layout import card, heading, page
+from cycling_site.ui.theme import COLOR, SIZE, SPACE
+
+CHALLENGE_URL = "/api/altcha/challenge"
+GENDER_OPTIONS = [["0", "Male"], ["1", "Female"]]
+
+
+def _human_check(state) -> rx.Component:
+    return rx.box(
+        human_check(
+            challenge_url=CHALLENGE_URL,
+            reset_key=state.human_check_reset,
+            label="I'm not a robot",
+            on_verified=state.human_check_verified,
+            on_cleared=state.human_check_cleared,
+        ),
+        field_error(state.errors, "token"),
+        id="human-check",
+        width="100%",
+    )
+
+
+def login_page() -> rx.Component:
+    return page(
+        rx.center(
+            card(
+                heading("SIGN IN", "Using your product account"),
+                rx.form(
+                    rx.vstack(
+                        form_alert(LoginState.notice, tone="warning", id="session-notice"),
+                        form_alert(LoginState.form_error, id="login-error"),
+                        field(
+                            "Email",
+                            "email",
+                            text_input(
+                                "email", "email", auto_complete="email", placeholder="you@example.com"
+                            ),
+                            LoginState.errors,
+                        ),
+                        field(
+                            "Password",
+                            "password",
+                            text_input("password", "password", auto_complete="current-password"),
+                            LoginState.errors,
+                        ),
+                        _human_check(LoginState),
+                        rx.hstack(
+                            rx.el.label(
+                                rx.checkbox(name="remember", default_checked=True, id="remember"),
+                                rx.text("Stay signed in", font_size=SIZE["sm"]),
+                                display="flex",
+                                gap=SPACE["2"],
+                                align_items="center",
+                                cursor="pointer",
+                            ),
+                            rx.link(
+                                "Forgot Password?",
+                                href=path_of("forgetpassword"),
+                                font_size=SIZE["sm"],
+                                color=COLOR["accent_dark"],
+                            ),
+                            justify="between",
+                            width="100%",
+                        ),
+                        submit_button(
+                            "Submit", LoginState.can_submit, LoginState.submitting, id="login-submit"
+                        ),
+                        rx.link(
+                            "Create New Account?",
+                            href=path_of("register"),
+                            color=COLOR["accent_dark"],
+                            font_weight="600",
+                            align_self="center",
+                        ),
+                        spacing="4",
+                        width="100%",
+                    ),
+                    on_submit=LoginState.submit,
+                    reset_on_submit=False,
+                    width="100%",
+                ),
+                max_width="440px",
+            ),
+            width="100%",
+        )
+    )
+
+
+def _two_columns(*children: rx.Component) -> rx.Component:
+    return rx.grid(*children, columns=rx.breakpoints(initial="1", sm="2"), spacing="4", width="100%")
+
+
+def register_page() -> rx.Component:
+    errors = RegisterState.errors
+    return page(
+        rx.center(
+            card(
+                heading("CREATE ACCOUNT", "Join the races in a few steps"),
+                rx.form(
+                    rx.vstack(
+                        _two_columns(
+                            field("First Name", "firstname", text_input("firstname", max_length=50), errors),
+                            field("Last Name", "lastname", text_input("lastname", max_length=50), errors),
+                        ),
+                        field("Email", "email", text_input("email", "email", auto_complete="email"), errors),
+                        field(
+                            "Password",
+                            "password",
+                            text_input("password", "password", auto_complete="new-password"),
+                            errors,
+                        ),
+                        _two_columns(
+                            field(
+                                "Date of Birth",
+                                "dob",
+                                text_input("dob", "date", max=RegisterState.latest_dob, min="1900-01-01"),
+                                errors,
+                            ),
+                            field("Gender", "gender", select_input("gender", GENDER_OPTIONS, "0"), errors),
+                        ),
+                        field(
+                            "Country",
+                            "country",
+                            select_input("country", RegisterState.country_options, "246"),
+                            errors,
+                        ),
+                        _two_columns(
+                            field(
+                                "Weight (kg)",
+                                "weight",
+                                text_input("weight", "number", step="0.1", input_mode="decimal"),
+                                errors,
+                            ),
+                            field(
+                                "Height (cm)",
+                                "height",
+                                text_input("height", "number", step="1", input_mode="numeric"),
+                                errors,
+                            ),
+                        ),
+                        rx.box(
+                            rx.el.label(
+                                rx.checkbox(name="consent", id="consent"),
+                                rx.text(
+                                    "I agree to the ",
+                                    rx.link(
+                                        "terms and conditions",
+                                        href=path_of("terms"),
+                                        color=COLOR["accent_dark"],
+                                        is_external=True,
+                                    ),
+                                    font_size=SIZE["sm"],
+                                ),
+                                display="flex",
+                                gap=SPACE["2"],
+                                align_items="center",
+                            ),
+                            field_error(errors, "consent"),
+                        ),
+                        rx.el.label(
+                            rx.checkbox(name="marketing", id="marketing"),
+                            rx.text("Send me news about events and races", font_size=SIZE["sm"]),
+                            display="flex",
+                            gap=SPACE["2"],
+                            align_items="center",
+                        ),
+                        _human_check(RegisterState),
+                        submit_button(
+                            "Submit", RegisterState.can_submit, RegisterState.submitting, id="register-submit"
+                        ),
+                        rx.link(
+                            rx.button("Cancel", variant="outline", width="100%", size="3", type="button"),
+                            href=path_of("login"),
+                            width="100%",
+                            id="register-cancel",
+                        ),
+                        spacing="4",
+                        width="100%",
+                    ),
+                    on_submit=RegisterState.submit,
+                    reset_on_submit=False,
+                    width="100%",
+                ),
+                max_width="560px",
+            ),
+            width="100%",
+        )
+    )

@@ -1,0 +1,100 @@
+"""Demo data: `python -m cycling_site.seed` fills an empty database in demo mode only."""
+
+import sys
+from datetime import date
+
+from sqlmodel import Session, select
+
+from cycling_site.db import get_session
+from cycling_site.models import Account, Role
+from cycling_site.models.accounts import VerificationStatus
+from cycling_site.services.accounts import hash_password
+from cycling_site.settings import settings
+
+DEMO_PASSWORD = "ridefast"
+UAE = 784
+
+
+def _demo_accounts(password_hash: str) -> list[Account]:
+    common = {"password_hash": password_hash, "email_verified": True, "country": UAE}
+    return [
+        Account(
+            email="rider@example.com",
+            firstname="Layla",
+            lastname="Haddad",
+            gender=1,
+            weight=58.5,
+            height=168,
+            dob=date(1994, 3, 14),
+            team="Desert Falcons",
+            jersey="jersey-orange.svg",
+            verification_status=VerificationStatus.approved,
+            **common,
+        ),
+        Account(
+            email="kid@example.com",
+            firstname="Omar",
+            lastname="Haddad",
+            gender=0,
+            weight=42,
+            height=152,
+            dob=date(2013, 6, 2),
+            is_kid=True,
+            parent_email="rider@example.com",
+            parent_approved=True,
+            jersey="jersey-blue.svg",
+            **common,
+        ),
+        Account(
+            email="newkid@example.com",
+            firstname="Sara",
+            lastname="Nasser",
+            gender=1,
+            weight=38,
+            height=145,
+            dob=date(2015, 9, 21),
+            is_kid=True,
+            parent_email="parent@example.com",
+            **common,
+        ),
+        Account(
+            email="racecontrol@example.com",
+            firstname="Race",
+            lastname="Control",
+            role=Role.race_control,
+            is_normal_user=False,
+            dob=date(1985, 1, 1),
+            **common,
+        ),
+        Account(
+            email="admin@example.com",
+            firstname="Site",
+            lastname="Admin",
+            role=Role.admin,
+            is_normal_user=False,
+            dob=date(1980, 1, 1),
+            **common,
+        ),
+    ]
+
+
+def seed_demo(session: Session) -> bool:
+    """Adds the demo accounts to an empty database; answers whether it did."""
+    if session.exec(select(Account.id)).first() is not None:
+        return False
+    session.add_all(_demo_accounts(hash_password(DEMO_PASSWORD)))
+    session.commit()
+    return True
+
+
+def main() -> int:
+    if not settings.demo:
+        print("Not in demo mode (APP_ENV=production): no demo data written.")
+        return 0
+    with get_session() as session:
+        print("Demo data written." if seed_demo(session) else "Database not empty: seed skipped.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

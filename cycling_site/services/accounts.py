@@ -1,0 +1,335 @@
+"""Accounts: sign-up rules, sign-in, sign-out and the profile answer."""
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from email_validator import EmailNotValidError, validate_email
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from cycling_site.messages import accounts as msg
+from cycling_site.models import Account
+from cycling_site.models.accounts import DEFAULT_COUNTRY_ID, DEFAULT_GENDER
+from cycling_site.services import human_check, outbox, rate_limit, tokens
+from cycling_site.services.countries import is_country
+from cycling_site.settings import settings
+
+MIN_AGE = 6
+ADULT_AGE = 18
+WEIGHT_MIN, WEIGHT_MAX = 25, 140
+HEIGHT_MIN, HEIGHT_MAX = 50, 250
+PASSWORD_MIN = 6
+PASSWORD_MAX = 128
+NAME_MAX = 50
+EMAIL_MAX = 254
+GENDERS = {0: "Male", 1: "Female"}
+# Letters, digits, underscore, hyphen, dot, space and Latin-range accented letters (spec 2 section 5).
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9_\-. \u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F]+$")
+EMAIL_VERIFICATION_LIFETIME = timedelta(hours=48)
+
+_hasher = PasswordHasher()
+
+
+class FormErrors(Exception):
+    """Bad input: a message per field, nothing stored."""
+
+    def __init__(self, errors: dict[str, str]):
+        super().__init__("; ".join(errors.values()))
+        self.errors = errors
+
+
+class TooManyAttempts(FormErrors):
+    """The login attempt limit for this e-mail or address is used up."""
+
+
+@dataclass(frozen=True)
+class LoginResult:
+    """One of three answers (spec 1 section 4): a session, a forced reset ('key'), or parental consent."""
+
+    kind: str
+    account: Account
+    token: str = ""
+    expires_at: datetime | None = None
+    user_age: int = 0
+
+
+@dataclass
+class RegistrationForm:
+    firstname: str = ""
+    lastname: str = ""
+    email: str = ""
+    password: str = ""
+    dob: str = ""
+    country: str = str(DEFAULT_COUNTRY_ID)
+    gender: str = str(DEFAULT_GENDER)
+    weight: str = ""
+    height: str = ""
+    consent: bool = False
+    marketing_consent: bool = False
+    token: str = ""
+
+
+@dataclass(frozen=True)
+class Registration:
+    account: Account
+    requires_parental_consent: bool
+    user_age: int
+
+
+@dataclass
+class _Checked:
+    """Values that passed the registration rules."""
+
+    errors: dict[str, str] = field(default_factory=dict)
+    values: dict = field(default_factory=dict)
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def password_matches(account: Account, password: str) -> bool:
+    try:
+        return _hasher.verify(account.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def normalize_email(email: str) -> str | None:
+    """The canonical address, or None when it is not an address."""
+    email = (email or "").strip()
+    if not email or len(email) > EMAIL_MAX:
+        return None
+    try:
+        return validate_email(email, check_deliverability=False).normalized.lower()
+    except EmailNotValidError:
+        return None
+
+
+def age_on(dob: date, today: date) -> int:
+    return today.year - dob.year - ((today.month, today.day) < (dob.month, dob.day))
+
+
+def latest_dob(today: date) -> date:
+    """The date-of-birth picker's maximum: 1 January of the year six years ago."""
+    return date(today.year - MIN_AGE, 1, 1)
+
+
+def _check_name(checked: _Checked, key: str, label: str, value: str) -> None:
+    value = (value or "").strip()
+    if not value:
+        checked.errors[key] = msg.required(label)
+    elif len(value) > NAME_MAX:
+        checked.errors[key] = msg.too_long(label, NAME_MAX)
+    elif not NAME_PATTERN.match(value):
+        checked.errors[key] = msg.NON_LATIN
+    else:
+        checked.values[key] = value
+
+
+def _check_number(checked: _Checked, key: str, label: str, raw: str) -> float | None:
+    raw = str(raw or "").strip()
+    if not raw:
+        checked.errors[key] = msg.required(label)
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if value != value or abs(value) == float("inf"):
+        checked.errors[key] = f"{label} must be a number."
+        return None
+    return value
+
+
+def check_registration(form: RegistrationForm, today: date) -> _Checked:
+    checked = _Checked()
+    _check_name(checked, "firstname", "First Name", form.firstname)
+    _check_name(checked, "lastname", "Last Name", form.lastname)
+
+    if not (form.email or "").strip():
+        checked.errors["email"] = msg.required("Email")
+    elif (email := normalize_email(form.email)) is None:
+        checked.errors["email"] = msg.EMAIL_INVALID
+    else:
+        checked.values["email"] = email
+
+    if not form.password:
+        checked.errors["password"] = msg.required("Password")
+    elif len(form.password) < PASSWORD_MIN:
+        checked.errors["password"] = msg.PASSWORD_TOO_SHORT
+    elif len(form.password) > PASSWORD_MAX:
+        checked.errors["password"] = msg.too_long("Password", PASSWORD_MAX)
+    else:
+        checked.values["password"] = form.password
+
+    if not (form.dob or "").strip():
+        checked.errors["dob"] = msg.required("Date of Birth")
+    else:
+        try:
+            dob = date.fromisoformat(form.dob.strip())
+        except ValueError:
+            checked.errors["dob"] = msg.DOB_INVALID
+        else:
+            if dob > latest_dob(today) or age_on(dob, today) < MIN_AGE:
+                checked.errors["dob"] = msg.TOO_YOUNG
+            elif dob.year < 1900:
+                checked.errors["dob"] = msg.DOB_INVALID
+            else:
+                checked.values["dob"] = dob
+
+    try:
+        country = int(str(form.country).strip())
+    except ValueError:
+        country = -1
+    if is_country(country):
+        checked.values["country"] = country
+    else:
+        checked.errors["country"] = msg.COUNTRY_INVALID
+
+    try:
+        gender = int(str(form.gender).strip())
+    except ValueError:
+        gender = -1
+    if gender in GENDERS:
+        checked.values["gender"] = gender
+    else:
+        checked.errors["gender"] = msg.GENDER_INVALID
+
+    weight = _check_number(checked, "weight", "Weight", form.weight)
+    if weight is not None:
+        if weight < WEIGHT_MIN:
+            checked.errors["weight"] = msg.WEIGHT_TOO_LOW
+        elif weight > WEIGHT_MAX:
+            checked.errors["weight"] = msg.WEIGHT_TOO_HIGH
+        else:
+            checked.values["weight"] = round(weight, 1)
+
+    height = _check_number(checked, "height", "Height", form.height)
+    if height is not None:
+        if not HEIGHT_MIN <= height <= HEIGHT_MAX:
+            checked.errors["height"] = msg.HEIGHT_RANGE
+        else:
+            checked.values["height"] = round(height)
+
+    if not form.consent:
+        checked.errors["consent"] = msg.TERMS_REQUIRED
+    if not form.token:
+        checked.errors["token"] = msg.HUMAN_CHECK_REQUIRED
+    return checked
+
+
+def register(session: Session, form: RegistrationForm, today: date | None = None) -> Registration:
+    """Creates the account and queues its verification e-mail; riders under 18 become kid accounts."""
+    today = today or datetime.now(UTC).date()
+    checked = check_registration(form, today)
+    if checked.errors:
+        raise FormErrors(checked.errors)
+    values = checked.values
+    if session.exec(select(Account.id).where(Account.email == values["email"])).first():
+        raise FormErrors({"email": msg.EMAIL_TAKEN})
+    if not human_check.verify(session, form.token):
+        raise FormErrors({"token": msg.HUMAN_CHECK_REQUIRED})
+
+    user_age = age_on(values["dob"], today)
+    account = Account(
+        email=values["email"],
+        password_hash=hash_password(values["password"]),
+        firstname=values["firstname"],
+        lastname=values["lastname"],
+        dob=values["dob"],
+        country=values["country"],
+        gender=values["gender"],
+        weight=values["weight"],
+        height=values["height"],
+        is_kid=user_age < ADULT_AGE,
+        marketing_consent=bool(form.marketing_consent),
+    )
+    session.add(account)
+    code = tokens.make_code("verify-email", account.uuid, EMAIL_VERIFICATION_LIFETIME)
+    page = "verify-kid" if account.is_kid else "verify-user"
+    outbox.queue_email(
+        session,
+        account.email,
+        f"Verify your {settings.site_name} account",
+        f"Hi {account.firstname},\n\nWelcome to {settings.site_name}! Confirm your e-mail address "
+        f"by opening this link:\n\n/{page}?es={code}\n\nThe link is valid for 48 hours.",
+    )
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise FormErrors({"email": msg.EMAIL_TAKEN}) from None
+    return Registration(account, account.is_kid, user_age)
+
+
+def login(
+    session: Session,
+    email: str,
+    password: str,
+    remember: bool,
+    human_check_payload: str | None,
+    address: str,
+    today: date | None = None,
+) -> LoginResult:
+    errors: dict[str, str] = {}
+    normalized = normalize_email(email)
+    if normalized is None:
+        errors["email"] = msg.EMAIL_INVALID
+    if len(password or "") < PASSWORD_MIN:
+        errors["password"] = msg.PASSWORD_TOO_SHORT
+    elif len(password) > PASSWORD_MAX:
+        errors["password"] = msg.too_long("Password", PASSWORD_MAX)
+    if not human_check_payload:
+        errors["token"] = msg.HUMAN_CHECK_REQUIRED
+    if errors:
+        raise FormErrors(errors)
+    if not rate_limit.allow_login_attempt(normalized, address):
+        raise TooManyAttempts({"form": msg.LOGIN_RATE_LIMITED})
+    if not human_check.verify(session, human_check_payload):
+        raise FormErrors({"token": msg.HUMAN_CHECK_REQUIRED})
+
+    account = session.exec(select(Account).where(Account.email == normalized)).first()
+    if account is None or account.deleted_at is not None or not password_matches(account, password):
+        raise FormErrors({"form": msg.LOGIN_FAILED})
+    if account.must_reset_password:
+        return LoginResult("key", account)
+    today = today or datetime.now(UTC).date()
+    if account.is_kid and not account.parent_approved:
+        return LoginResult("consent", account, user_age=age_on(account.dob, today))
+    issued = tokens.issue_session_token(account, remember)
+    return LoginResult("token", account, issued.token, issued.expires_at)
+
+
+def logout(session: Session, token: str) -> bool:
+    return tokens.revoke_session(session, token)
+
+
+def profile(account: Account) -> dict:
+    """The User entity of spec 2 section 3, as the API answers it."""
+    return {
+        "id": account.id,
+        "uuId": account.uuid,
+        "email": account.email,
+        "firstname": account.firstname,
+        "lastname": account.lastname,
+        "isKid": account.is_kid,
+        "isNormalUser": account.is_normal_user,
+        "parentEmail": account.parent_email,
+        "networks": [],
+        "files": [],
+        "country": account.country,
+        "gender": account.gender,
+        "weight": account.weight,
+        "height": account.height,
+        "dob": account.dob.isoformat(),
+        "IsAllowedToSendMarketingEmails": account.marketing_consent,
+        "avatar": account.avatar,
+        "jersey": account.jersey,
+        "team": account.team,
+        "role": account.role,
+        "src_verification_status": account.verification_status,
+    }

@@ -1,0 +1,25 @@
+"""Countries from pycountry, keyed by their ISO 3166-1 numeric code (the spec's country id)."""
+
+from functools import cache
+
+import pycountry
+
+
+@cache
+def countries() -> list[tuple[int, str]]:
+    """(id, name) pairs sorted by name."""
+    pairs = [(int(c.numeric), getattr(c, "common_name", c.name)) for c in pycountry.countries]
+    return sorted(pairs, key=lambda pair: pair[1])
+
+
+def is_country(country_id: int) -> bool:
+    return any(cid == country_id for cid, _name in countries())
+
+
+def country_name(country_id: int) -> str:
+    return next((name for cid, name in countries() if cid == country_id), "")
+
+
+def country_alpha2(country_id: int) -> str:
+    country = pycountry.countries.get(numeric=f"{country_id:03d}")
+    return country.alpha_2 if country else ""

@@ -1,0 +1,106 @@
+"""Signed, expiring tokens: session tokens (revocable) and single-purpose codes for links."""
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import jwt
+from sqlmodel import Session, delete, select
+
+from cycling_site.models import Account, RevokedSession
+from cycling_site.settings import settings
+
+ALGORITHM = "HS256"
+SESSION_PURPOSE = "session"
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    token: str
+    expires_at: datetime
+
+
+@dataclass(frozen=True)
+class SessionCheck:
+    """`status` is ok, missing or invalid; only an ok check carries the account."""
+
+    status: str
+    account: Account | None = None
+
+
+def _encode(claims: dict) -> str:
+    return jwt.encode(claims, settings.secret_key, algorithm=ALGORITHM)
+
+
+def _decode(token: str, purpose: str) -> dict | None:
+    # A token without exp counts as expired (spec 1 section 5).
+    try:
+        claims = jwt.decode(
+            token,
+            settings.secret_key,
+            algorithms=[ALGORITHM],
+            options={"require": ["exp", "sub", "purpose"]},
+        )
+    except jwt.PyJWTError:
+        return None
+    return claims if claims.get("purpose") == purpose else None
+
+
+def session_lifetime(remember: bool) -> timedelta:
+    if remember:
+        return timedelta(days=settings.session_remember_days)
+    return timedelta(hours=settings.session_short_hours)
+
+
+def issue_session_token(account: Account, remember: bool, now: datetime | None = None) -> IssuedToken:
+    now = now or datetime.now(UTC)
+    expires_at = now + session_lifetime(remember)
+    claims = {
+        "sub": account.uuid,
+        "purpose": SESSION_PURPOSE,
+        "jti": uuid.uuid4().hex,
+        "iat": int(now.timestamp()),
+        "exp": int(expires_at.timestamp()),
+        "rem": remember,
+    }
+    return IssuedToken(_encode(claims), expires_at)
+
+
+def check_session(session: Session, token: str, user_id: str | None = None) -> SessionCheck:
+    """Checks a session token, and that it belongs to `user_id` when the user-id cookie is given."""
+    if not token:
+        return SessionCheck("missing")
+    claims = _decode(token, SESSION_PURPOSE)
+    if claims is None or (user_id is not None and claims["sub"] != user_id):
+        return SessionCheck("invalid")
+    if session.get(RevokedSession, claims.get("jti", "")):
+        return SessionCheck("invalid")
+    account = session.exec(select(Account).where(Account.uuid == claims["sub"])).first()
+    if account is None or account.deleted_at is not None:
+        return SessionCheck("invalid")
+    return SessionCheck("ok", account)
+
+
+def revoke_session(session: Session, token: str) -> bool:
+    """Revokes a still-valid token; answers whether there was one to revoke."""
+    claims = _decode(token, SESSION_PURPOSE)
+    if claims is None or not claims.get("jti"):
+        return False
+    if session.get(RevokedSession, claims["jti"]) is None:
+        expires_at = datetime.fromtimestamp(claims["exp"], UTC)
+        session.add(RevokedSession(jti=claims["jti"], expires_at=expires_at))
+    session.exec(delete(RevokedSession).where(RevokedSession.expires_at < datetime.now(UTC)))
+    session.commit()
+    return True
+
+
+def make_code(purpose: str, subject: str, lifetime: timedelta) -> str:
+    """A signed code for an e-mailed link (e-mail verification, resets)."""
+    now = datetime.now(UTC)
+    claims = {"sub": subject, "purpose": purpose, "exp": int((now + lifetime).timestamp())}
+    return _encode(claims)
+
+
+def read_code(purpose: str, code: str) -> str | None:
+    claims = _decode(code, purpose)
+    return claims["sub"] if claims else None

@@ -1,0 +1,90 @@
+"""One Settings object, read once from the environment and `.env`.
+
+Every knob is documented, with a safe demo default, in `.env.example`.
+"""
+
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEMO_SECRET = "demo-secret-change-me-in-production-0123456789"
+
+load_dotenv(PROJECT_ROOT / ".env")
+
+
+def _env(name: str, default: str) -> str:
+    return os.environ.get(name, default).strip()
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    return _env(name, "1" if default else "0").lower() in {"1", "true", "yes", "on"}
+
+
+def _env_int(name: str, default: int) -> int:
+    return int(_env(name, str(default)))
+
+
+@dataclass(frozen=True)
+class Settings:
+    app_env: str
+    db_url: str
+    redis_url: str
+    port: int
+    secret_key: str
+    altcha_hmac_key: str
+    altcha_max_number: int
+    cookie_domain: str
+    cookie_secure: bool
+    session_remember_days: int
+    session_short_hours: int
+    login_limit_per_email: str
+    login_limit_per_address: str
+    content_site_url: str
+    support_email: str
+    site_name: str
+    data_dir: Path
+
+    @property
+    def demo(self) -> bool:
+        """Demo mode seeds demo accounts and opens the dev mailbox."""
+        return self.app_env == "demo"
+
+
+def load_settings() -> Settings:
+    data_dir = PROJECT_ROOT / _env("DATA_DIR", "data")
+    settings = Settings(
+        app_env=_env("APP_ENV", "demo"),
+        db_url=_env("DB_URL", f"sqlite:///{data_dir / 'cycling_site.db'}"),
+        redis_url=_env("REDIS_URL", ""),
+        port=_env_int("PORT", 3000),
+        secret_key=_env("SECRET_KEY", DEMO_SECRET),
+        altcha_hmac_key=_env("ALTCHA_HMAC_KEY", DEMO_SECRET + "-altcha"),
+        altcha_max_number=_env_int("ALTCHA_MAX_NUMBER", 50_000),
+        cookie_domain=_env("COOKIE_DOMAIN", ""),
+        cookie_secure=_env_bool("COOKIE_SECURE", False),
+        session_remember_days=_env_int("SESSION_REMEMBER_DAYS", 30),
+        session_short_hours=_env_int("SESSION_SHORT_HOURS", 12),
+        login_limit_per_email=_env("LOGIN_LIMIT_PER_EMAIL", "5/minute"),
+        login_limit_per_address=_env("LOGIN_LIMIT_PER_ADDRESS", "30/minute"),
+        content_site_url=_env("CONTENT_SITE_URL", ""),
+        support_email=_env("SUPPORT_EMAIL", "support@example.com"),
+        site_name=_env("SITE_NAME", "RideArena"),
+        data_dir=data_dir,
+    )
+    if settings.app_env not in {"demo", "production"}:
+        raise ValueError("APP_ENV must be 'demo' or 'production'")
+    if settings.app_env == "production" and DEMO_SECRET in (
+        settings.secret_key,
+        settings.altcha_hmac_key.removesuffix("-altcha"),
+    ):
+        raise ValueError("Set SECRET_KEY and ALTCHA_HMAC_KEY before a production start")
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    return settings
+
+
+settings = load_settings()
+
+SETTING_NAMES = [f.name.upper() for f in fields(Settings)]

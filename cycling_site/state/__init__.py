@@ -1,0 +1,1 @@
+"""Reflex State classes, thin: they call services."""

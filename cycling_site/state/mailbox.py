@@ -1,0 +1,39 @@
+"""The demo-mode mailbox: what the outbox holds, so links and codes work with no provider."""
+
+import reflex as rx
+
+from cycling_site.db import get_session
+from cycling_site.services import outbox
+from cycling_site.settings import settings
+
+
+class MailboxState(rx.State):
+    messages: list[dict[str, str]] = []
+    recipient: str = ""
+
+    def _load(self) -> None:
+        with get_session() as session:
+            rows = outbox.recent_messages(session, self.recipient or None)
+        self.messages = [
+            {
+                "id": str(row.id),
+                "recipient": row.recipient,
+                "subject": row.subject,
+                "body": row.body,
+                "created_at": row.created_at.strftime("%d/%m/%Y %H:%M UTC"),
+            }
+            for row in rows
+        ]
+
+    @rx.event
+    def load(self):
+        if not settings.demo:
+            return rx.redirect("/", replace=True)
+        self.recipient = self.router.url.query_parameters.get("to", "")
+        self._load()
+        return None
+
+    @rx.event
+    def filter(self, form_data: dict) -> None:
+        self.recipient = str(form_data.get("to", "")).strip()
+        self._load()

@@ -1,0 +1,74 @@
+"""The sign-up screen: the form, its messages and where a new rider goes next."""
+
+from datetime import UTC, datetime
+from urllib.parse import urlencode
+
+import reflex as rx
+
+from cycling_site.db import get_session
+from cycling_site.messages import accounts as msg
+from cycling_site.routes import path_of
+from cycling_site.services import accounts
+from cycling_site.services.accounts import FormErrors, RegistrationForm
+from cycling_site.services.countries import countries
+from cycling_site.state.login import checkbox_on
+
+FIELDS = ("firstname", "lastname", "email", "password", "dob", "country", "gender", "weight", "height")
+
+
+class RegisterState(rx.State):
+    errors: dict[str, str] = {}
+    human_check_payload: str = ""
+    human_check_reset: int = 0
+    submitting: bool = False
+
+    @rx.var(cache=True)
+    def latest_dob(self) -> str:
+        return accounts.latest_dob(datetime.now(UTC).date()).isoformat()
+
+    @rx.var(cache=True)
+    def country_options(self) -> list[list[str]]:
+        return [[str(cid), name] for cid, name in countries()]
+
+    @rx.var
+    def can_submit(self) -> bool:
+        return bool(self.human_check_payload) and not self.submitting
+
+    @rx.event
+    def load(self) -> None:
+        self.errors = {}
+        self.submitting = False
+
+    @rx.event
+    def human_check_verified(self, payload: str) -> None:
+        self.human_check_payload = payload
+        self.errors.pop("token", None)
+
+    @rx.event
+    def human_check_cleared(self) -> None:
+        self.human_check_payload = ""
+
+    @rx.event
+    def submit(self, form_data: dict):
+        self.submitting = True
+        self.errors = {}
+        form = RegistrationForm(
+            **{name: str(form_data.get(name, "")) for name in FIELDS},
+            consent=checkbox_on(form_data.get("consent")),
+            marketing_consent=checkbox_on(form_data.get("marketing")),
+            token=self.human_check_payload,
+        )
+        self.human_check_payload = ""
+        self.human_check_reset += 1
+        try:
+            with get_session() as session:
+                registration = accounts.register(session, form)
+        except FormErrors as exc:
+            self.errors = exc.errors
+            return None
+        finally:
+            self.submitting = False
+        if registration.requires_parental_consent:
+            query = urlencode({"childUserId": registration.account.uuid, "userAge": registration.user_age})
+            return rx.redirect(f"{path_of('parental-consent')}?{query}")
+        return [rx.toast.success(msg.REGISTERED, duration=8000), rx.redirect(path_of("login"))]

@@ -1,0 +1,1 @@
+"""Layout, header, footer and the shared pieces every screen is built from."""

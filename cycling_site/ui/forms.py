@@ -1,0 +1,99 @@
+"""Form pieces: a labelled field with its message, the form-level alert, the submit button."""
+
+import reflex as rx
+
+from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
+
+INPUT_STYLE = {
+    "width": "100%",
+    "height": "44px",
+    "padding": f"0 {SPACE['3']}",
+    "border": f"1px solid {COLOR['border']}",
+    "border_radius": RADIUS["sm"],
+    "background": COLOR["card"],
+    "font_size": SIZE["md"],
+    "color": COLOR["text"],
+    "_focus": {"border_color": COLOR["accent"], "outline": "none", "box_shadow": "0 0 0 3px #FFD9CA"},
+}
+
+
+def field_error(errors: rx.Var, name: str) -> rx.Component:
+    return rx.cond(
+        errors.contains(name),
+        rx.text(
+            errors[name].to(str),
+            id=f"{name}-error",
+            role="alert",
+            color=COLOR["danger"],
+            font_size=SIZE["sm"],
+            margin_top=SPACE["1"],
+        ),
+    )
+
+
+def field(label: str, name: str, control: rx.Component, errors: rx.Var) -> rx.Component:
+    return rx.box(
+        rx.el.label(
+            label,
+            html_for=name,
+            display="block",
+            font_weight="600",
+            font_size=SIZE["sm"],
+            margin_bottom=SPACE["1"],
+        ),
+        control,
+        field_error(errors, name),
+        width="100%",
+    )
+
+
+def text_input(name: str, input_type: str = "text", **props) -> rx.Component:
+    return rx.el.input(id=name, name=name, type=input_type, style=INPUT_STYLE, **props)
+
+
+def select_input(name: str, options: rx.Var | list, default_value: str, **props) -> rx.Component:
+    """A native select: keyboard- and phone-friendly with long lists such as countries."""
+    return rx.el.select(
+        rx.foreach(options, lambda option: rx.el.option(option[1], value=option[0])),
+        id=name,
+        name=name,
+        default_value=default_value,
+        style=INPUT_STYLE,
+        **props,
+    )
+
+
+def form_alert(message: rx.Var, tone: str = "danger", **props) -> rx.Component:
+    return rx.cond(
+        message != "",
+        rx.box(
+            rx.text(message, font_size=SIZE["sm"], font_weight="500"),
+            role="alert",
+            background=COLOR[f"{tone}_soft"],
+            color=COLOR[tone],
+            border_left=f"4px solid {COLOR[tone]}",
+            padding=f"{SPACE['3']} {SPACE['4']}",
+            border_radius=RADIUS["sm"],
+            width="100%",
+            **props,
+        ),
+    )
+
+
+def submit_button(label: str, enabled: rx.Var, loading: rx.Var, **props) -> rx.Component:
+    return rx.button(
+        label,
+        type="submit",
+        disabled=~enabled,
+        loading=loading,
+        size="3",
+        width="100%",
+        background=rx.cond(enabled, COLOR["accent"], "#F3B49C"),
+        color="white",
+        font_weight="700",
+        letter_spacing="0.04em",
+        text_transform="uppercase",
+        cursor=rx.cond(enabled, "pointer", "not-allowed"),
+        _hover={"background": rx.cond(enabled, COLOR["accent_dark"], "#F3B49C")},
+        **props,
+    )
