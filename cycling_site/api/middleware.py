@@ -11,7 +11,7 @@ SECURITY_HEADERS = [
 
 
 def _wants_page(scope: Scope) -> bool:
-    if scope["method"] != "GET" or scope["path"].startswith("/api/"):
+    if scope["method"] != "GET" or scope["path"] == "/api" or scope["path"].startswith("/api/"):
         return False
     accept = dict(scope.get("headers", [])).get(b"accept", b"")
     return b"text/html" in accept

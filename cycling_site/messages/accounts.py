@@ -29,5 +29,9 @@ def required(label: str) -> str:
     return f"{label} is required."
 
 
+def not_a_number(label: str) -> str:
+    return f"{label} must be a number."
+
+
 def too_long(label: str, limit: int) -> str:
     return f"{label} must be at most {limit} characters."

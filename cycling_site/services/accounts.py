@@ -1,6 +1,7 @@
 """Accounts: sign-up rules, sign-in, sign-out and the profile answer."""
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
@@ -31,6 +32,8 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9_\-. \u00C0-\u00D6\u00D8-\u00F6\u00F8-\u0
 EMAIL_VERIFICATION_LIFETIME = timedelta(hours=48)
 
 _hasher = PasswordHasher()
+# Checked against when the e-mail is unknown, so the answer takes as long as for a real account.
+_UNKNOWN_ACCOUNT_HASH = _hasher.hash("unknown-account")
 
 
 class FormErrors(Exception):
@@ -91,11 +94,14 @@ def hash_password(password: str) -> str:
     return _hasher.hash(password)
 
 
-def password_matches(account: Account, password: str) -> bool:
+def password_matches(account: Account | None, password: str) -> bool:
+    """False for an unknown account too, after the same hashing work."""
+    stored = account.password_hash if account else _UNKNOWN_ACCOUNT_HASH
     try:
-        return _hasher.verify(account.password_hash, password)
+        matched = _hasher.verify(stored, password)
     except (VerificationError, InvalidHashError):
         return False
+    return matched and account is not None
 
 
 def normalize_email(email: str) -> str | None:
@@ -119,7 +125,7 @@ def latest_dob(today: date) -> date:
 
 
 def _check_name(checked: _Checked, key: str, label: str, value: str) -> None:
-    value = (value or "").strip()
+    value = unicodedata.normalize("NFC", (value or "").strip())
     if not value:
         checked.errors[key] = msg.required(label)
     elif len(value) > NAME_MAX:
@@ -140,7 +146,7 @@ def _check_number(checked: _Checked, key: str, label: str, raw: str) -> float | 
     except ValueError:
         value = float("nan")
     if value != value or abs(value) == float("inf"):
-        checked.errors[key] = f"{label} must be a number."
+        checked.errors[key] = msg.not_a_number(label)
         return None
     return value
 
@@ -229,10 +235,11 @@ def register(session: Session, form: RegistrationForm, today: date | None = None
     if checked.errors:
         raise FormErrors(checked.errors)
     values = checked.values
-    if session.exec(select(Account.id).where(Account.email == values["email"])).first():
-        raise FormErrors({"email": msg.EMAIL_TAKEN})
+    # The human check comes first, so the form cannot be used to probe which e-mails are taken.
     if not human_check.verify(session, form.token):
         raise FormErrors({"token": msg.HUMAN_CHECK_REQUIRED})
+    if session.exec(select(Account.id).where(Account.email == values["email"])).first():
+        raise FormErrors({"email": msg.EMAIL_TAKEN})
 
     user_age = age_on(values["dob"], today)
     account = Account(
@@ -287,13 +294,15 @@ def login(
         errors["token"] = msg.HUMAN_CHECK_REQUIRED
     if errors:
         raise FormErrors(errors)
-    if not rate_limit.allow_login_attempt(normalized, address):
+    if rate_limit.login_blocked(normalized, address):
         raise TooManyAttempts({"form": msg.LOGIN_RATE_LIMITED})
     if not human_check.verify(session, human_check_payload):
+        rate_limit.record_failed_login(normalized, address)
         raise FormErrors({"token": msg.HUMAN_CHECK_REQUIRED})
 
     account = session.exec(select(Account).where(Account.email == normalized)).first()
-    if account is None or account.deleted_at is not None or not password_matches(account, password):
+    if not password_matches(account, password) or account.deleted_at is not None:
+        rate_limit.record_failed_login(normalized, address)
         raise FormErrors({"form": msg.LOGIN_FAILED})
     if account.must_reset_password:
         return LoginResult("key", account)

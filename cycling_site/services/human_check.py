@@ -32,13 +32,22 @@ def new_challenge() -> dict:
     }
 
 
+PAYLOAD_FIELDS = {"algorithm": str, "challenge": str, "number": int, "salt": str, "signature": str}
+
+
 def _signature(payload: str) -> str | None:
+    """The payload's signature when every field has the type ALTCHA gives it, else None."""
     try:
         data = json.loads(b64decode(payload, validate=True))
     except (BinasciiError, ValueError):
         return None
-    signature = data.get("signature") if isinstance(data, dict) else None
-    return signature if isinstance(signature, str) and len(signature) <= 128 else None
+    if not isinstance(data, dict):
+        return None
+    for name, kind in PAYLOAD_FIELDS.items():
+        if not isinstance(data.get(name), kind) or isinstance(data.get(name), bool):
+            return None
+    signature = data["signature"]
+    return signature if len(signature) <= 128 else None
 
 
 def verify(session: Session, payload: str | None) -> bool:

@@ -1,8 +1,12 @@
-"""Login attempt limits per e-mail and per address (Redis-backed when REDIS_URL is set)."""
+"""Failed-login limits per e-mail and per address (Redis-backed when REDIS_URL is set).
+
+Only failures count, so a rider who signs in often is never locked out; once either limit is
+used up, every attempt is refused until the window moves on.
+"""
 
 from functools import cache
 
-from limits import parse
+from limits import RateLimitItem, parse
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
@@ -14,12 +18,22 @@ def _limiter() -> MovingWindowRateLimiter:
     return MovingWindowRateLimiter(storage_from_string(settings.redis_url or "memory://"))
 
 
-def allow_login_attempt(email: str, address: str) -> bool:
-    """Counts one attempt against both limits; False once either is used up."""
+def _limits(email: str, address: str) -> list[tuple[RateLimitItem, str, str]]:
+    return [
+        (parse(settings.login_limit_per_email), "login-email", email.lower()),
+        (parse(settings.login_limit_per_address), "login-address", address or "-"),
+    ]
+
+
+def login_blocked(email: str, address: str) -> bool:
     limiter = _limiter()
-    per_email = limiter.hit(parse(settings.login_limit_per_email), "login-email", email.lower())
-    per_address = limiter.hit(parse(settings.login_limit_per_address), "login-address", address or "-")
-    return per_email and per_address
+    return any(not limiter.test(item, scope, key) for item, scope, key in _limits(email, address))
+
+
+def record_failed_login(email: str, address: str) -> None:
+    limiter = _limiter()
+    for item, scope, key in _limits(email, address):
+        limiter.hit(item, scope, key)
 
 
 def reset_login_limits() -> None:

@@ -99,10 +99,12 @@ class LoginState(rx.State):
 
     @rx.event
     async def submit(self, form_data: dict):
+        """Shows the busy button and resets the check at once, then signs in."""
         self.submitting = True
         self.errors = {}
         payload = self.human_check_payload
         self._reset_human_check()
+        yield
         try:
             with get_session() as session:
                 result = accounts.login(
@@ -115,18 +117,20 @@ class LoginState(rx.State):
                 )
         except FormErrors as exc:
             self.errors = exc.errors
-            return None
+            return
         finally:
             self.submitting = False
 
         if result.kind == "key":
-            return rx.redirect(path_of("resetpassword"))
-        if result.kind == "consent":
+            yield rx.redirect(path_of("resetpassword"))
+        elif result.kind == "consent":
             query = urlencode({"childUserId": result.account.uuid, "userAge": result.user_age})
-            return rx.redirect(f"{path_of('parental-consent')}?{query}")
-        session_state = await self.get_state(SessionState)
-        session_state.start(result.token, result.account)
-        target = self._destination()
-        if target.startswith("/"):
-            return rx.redirect(target)
-        return rx.call_script(f"window.location.assign({json.dumps(target)})")
+            yield rx.redirect(f"{path_of('parental-consent')}?{query}")
+        else:
+            session_state = await self.get_state(SessionState)
+            session_state.start(result.token, result.account)
+            target = self._destination()
+            if target.startswith("/"):
+                yield rx.redirect(target)
+            else:
+                yield rx.call_script(f"window.location.assign({json.dumps(target)})")

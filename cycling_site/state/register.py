@@ -50,6 +50,7 @@ class RegisterState(rx.State):
 
     @rx.event
     def submit(self, form_data: dict):
+        """Shows the busy button and resets the check at once, then creates the account."""
         self.submitting = True
         self.errors = {}
         form = RegistrationForm(
@@ -60,15 +61,18 @@ class RegisterState(rx.State):
         )
         self.human_check_payload = ""
         self.human_check_reset += 1
+        yield
         try:
             with get_session() as session:
                 registration = accounts.register(session, form)
         except FormErrors as exc:
             self.errors = exc.errors
-            return None
+            return
         finally:
             self.submitting = False
         if registration.requires_parental_consent:
             query = urlencode({"childUserId": registration.account.uuid, "userAge": registration.user_age})
-            return rx.redirect(f"{path_of('parental-consent')}?{query}")
-        return [rx.toast.success(msg.REGISTERED, duration=8000), rx.redirect(path_of("login"))]
+            yield rx.redirect(f"{path_of('parental-consent')}?{query}")
+        else:
+            yield rx.toast.success(msg.REGISTERED, duration=8000)
+            yield rx.redirect(path_of("login"))

@@ -108,7 +108,23 @@ def _mobile_menu() -> rx.Component:
     )
 
 
+def _login_button() -> rx.Component:
+    return rx.link(
+        rx.button(
+            "Login",
+            background=COLOR["accent"],
+            color="white",
+            font_weight="700",
+            cursor="pointer",
+            _hover={"background": COLOR["accent_dark"]},
+        ),
+        href=path_of("login"),
+        id="header-login",
+    )
+
+
 def header() -> rx.Component:
+    """The rider's side waits for the session check, so a signed-in rider never sees Login flash."""
     return rx.el.header(
         rx.hstack(
             rx.hstack(
@@ -125,20 +141,9 @@ def header() -> rx.Component:
                 aria_label="Site",
             ),
             rx.cond(
-                SessionState.signed_in,
-                _rider_menu(),
-                rx.link(
-                    rx.button(
-                        "Login",
-                        background=COLOR["accent"],
-                        color="white",
-                        font_weight="700",
-                        cursor="pointer",
-                        _hover={"background": COLOR["accent_dark"]},
-                    ),
-                    href=path_of("login"),
-                    id="header-login",
-                ),
+                rx.State.is_hydrated,
+                rx.cond(SessionState.signed_in, _rider_menu(), _login_button()),
+                rx.box(width="64px", height="40px"),
             ),
             justify="between",
             align="center",

@@ -1,0 +1,14 @@
+"""API tests: a client over the FastAPI app, on the fresh schema of the `session` fixture."""
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cycling_site.api.main import api
+from tests.unit.conftest import human_check_payload, make_account  # noqa: F401
+
+
+@pytest.fixture
+def client(session) -> TestClient:
+    # Server errors become 500 answers, so a test sees what a caller would see.
+    with TestClient(api, raise_server_exceptions=False) as test_client:
+        yield test_client

@@ -1,0 +1,32 @@
+"""Test settings: a throwaway data folder and database, set before the app is imported.
+
+TEST_DB_URL runs the same tests on PostgreSQL instead of SQLite.
+"""
+
+import os
+import tempfile
+from pathlib import Path
+
+_data_dir = Path(tempfile.mkdtemp(prefix="cycling-tests-"))
+os.environ["APP_ENV"] = "demo"
+os.environ["DATA_DIR"] = str(_data_dir)
+os.environ["DB_URL"] = os.environ.get("TEST_DB_URL") or f"sqlite:///{_data_dir / 'unit.db'}"
+os.environ["LOGIN_LIMIT_PER_EMAIL"] = "5/minute"
+os.environ["LOGIN_LIMIT_PER_ADDRESS"] = "30/minute"
+
+import pytest  # noqa: E402
+from sqlmodel import Session, SQLModel  # noqa: E402
+
+import cycling_site.models  # noqa: E402, F401
+from cycling_site.db import engine  # noqa: E402
+from cycling_site.services.rate_limit import reset_login_limits  # noqa: E402
+
+
+@pytest.fixture
+def session() -> Session:
+    """A fresh, empty schema for each test."""
+    SQLModel.metadata.drop_all(engine)
+    SQLModel.metadata.create_all(engine)
+    reset_login_limits()
+    with Session(engine, expire_on_commit=False) as db_session:
+        yield db_session

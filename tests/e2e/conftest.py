@@ -1,0 +1,142 @@
+"""The built site, started once per test session on a free port with a fresh seeded database,
+driven in Debian's Chromium through Playwright."""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from sqlmodel import Session, create_engine
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = ROOT / ".venv" / "bin"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+START_TIMEOUT = 600
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1280, "height": 900}
+
+expect.set_options(timeout=15_000)
+
+
+@dataclass(frozen=True)
+class Site:
+    url: str
+    db_url: str
+    log: Path
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _run(args: list[str], env: dict) -> None:
+    result = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[Site]:
+    data_dir = Path(tempfile.mkdtemp(prefix="cycling-e2e-"))
+    port = _free_port()
+    db_url = f"sqlite:///{data_dir / 'e2e.db'}"
+    env = {
+        **os.environ,
+        "APP_ENV": "demo",
+        "DATA_DIR": str(data_dir),
+        "DB_URL": db_url,
+        "PORT": str(port),
+        # Every e2e test fails its sign-ins from 127.0.0.1; the per-address limit is covered by the API tests.
+        "LOGIN_LIMIT_PER_ADDRESS": "10000/minute",
+    }
+    _run([str(VENV_BIN / "reflex"), "db", "migrate"], env)
+    _run([sys.executable, "-m", "cycling_site.seed"], env)
+    log = data_dir / "site.log"
+    with log.open("w") as log_file:
+        process = subprocess.Popen(
+            [str(VENV_BIN / "reflex"), "run", "--env", "prod", "--single-port"],
+            cwd=ROOT,
+            env=env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"The site stopped while starting:\n{log.read_text()[-4000:]}")
+        try:
+            if httpx.get(f"{url}/ping", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            os.killpg(process.pid, signal.SIGTERM)
+            raise RuntimeError(f"The site did not start in {START_TIMEOUT} s:\n{log.read_text()[-4000:]}")
+        time.sleep(0.5)
+    yield Site(url, db_url, log)
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+    shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser, site: Site) -> Iterator[Page]:
+    context = browser.new_context(viewport=DESKTOP, base_url=site.url)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def phone_page(browser: Browser, site: Site) -> Iterator[Page]:
+    context = browser.new_context(viewport=PHONE, base_url=site.url, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def site_engine(site: Site):
+    engine = create_engine(site.db_url)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def db(site_engine) -> Iterator[Session]:
+    """The running site's database, to arrange data and check what was stored."""
+    with Session(site_engine, expire_on_commit=False) as session:
+        yield session

@@ -1,0 +1,109 @@
+"""The frame guard, unknown paths, the route table and the layout on a phone."""
+
+import re
+
+from playwright.sync_api import Page, Route, expect
+
+from cycling_site.messages import site as msg
+from cycling_site.routes import ROUTES
+from tests.e2e.helpers import at, sign_in
+
+STATIC_ROUTES = [r for r in ROUTES if "[" not in r.path and r.name != "dev-mailbox"]
+
+
+def test_pages_forbid_framing(page: Page):
+    response = page.goto("/auth/login")
+    assert response.headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+
+
+def test_framed_site_shows_the_iframe_warning(page: Page, site):
+    # Strip the headers that would stop the browser from framing at all, to reach the page's own guard.
+    def without_frame_headers(route: Route) -> None:
+        if route.request.resource_type != "document":
+            route.continue_()
+            return
+        response = route.fetch()
+        headers = {
+            k: v
+            for k, v in response.headers.items()
+            if k not in ("x-frame-options", "content-security-policy")
+        }
+        route.fulfill(response=response, headers=headers)
+
+    page.route(f"{site.url}/**", without_frame_headers)
+    page.route(
+        "http://frame-host.test/",
+        lambda route: route.fulfill(
+            content_type="text/html",
+            body=f'<iframe id="site" src="{site.url}/auth/login" width="800" height="600"></iframe>',
+        ),
+    )
+    page.goto("http://frame-host.test/")
+    frame = page.frame_locator("#site")
+    expect(frame.get_by_text(msg.IFRAME_WARNING)).to_be_visible()
+    assert page.frames[1].url.rstrip("/").endswith("/iframe-warning")
+
+
+def test_unknown_paths_go_home(page: Page):
+    for path in ("/no/such/page", "/nosuchpage", "/event/1/2/3/4"):
+        page.goto(path)
+        expect(page).to_have_url(re.compile(r"^http://127\.0\.0\.1:\d+/$"))
+        expect(page.get_by_role("heading", name="Race the world from your trainer")).to_be_visible()
+
+
+def test_client_side_navigation_to_an_unknown_path_goes_home(page: Page):
+    page.goto("/auth/login")
+    expect(page.get_by_role("heading", name="SIGN IN")).to_be_visible()
+    page.evaluate(
+        "window.history.pushState({}, '', '/missing/page');"
+        "window.dispatchEvent(new PopStateEvent('popstate'))"
+    )
+    expect(page).to_have_url(re.compile(r"^http://127\.0\.0\.1:\d+/$"))
+
+
+def test_ruleset_pages_have_their_route(page: Page):
+    page.goto("/zwift-ruleset")
+    expect(page).to_have_url(at("/zwift-ruleset"))
+    expect(page.locator("#coming-soon")).to_have_text(msg.COMING_SOON)
+
+
+def test_every_declared_route_answers_for_a_visitor(page: Page):
+    for route in STATIC_ROUTES:
+        page.goto(route.path)
+        if route.auth_required:
+            expect(page).to_have_url(
+                re.compile(r"^http://[^/]+/auth/login\?redirect=.*reason=session_expired$")
+            )
+        else:
+            expect(page).to_have_url(at(route.path))
+            expect(page.locator("header")).to_be_visible()
+
+
+def test_every_auth_route_opens_for_a_rider(page: Page):
+    sign_in(page)
+    expect(page).to_have_url(at("/user/activities"))
+    for route in STATIC_ROUTES:
+        if route.auth_required:
+            page.goto(route.path)
+            expect(page).to_have_url(at(route.path))
+            expect(page.get_by_role("heading", name=route.title, exact=True)).to_be_visible()
+
+
+def test_layout_fits_a_phone(phone_page: Page):
+    page = phone_page
+    for path in ("/", "/auth/login", "/auth/register"):
+        page.goto(path)
+        expect(page.locator("footer")).to_be_visible()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, f"{path} is {width}px wide on a 375px phone"
+    page.get_by_role("button", name="Open site menu").click()
+    expect(page.get_by_role("menuitem", name="Events")).to_be_visible()
+
+
+def test_footer_shows_support_and_the_year(page: Page):
+    from datetime import date
+
+    page.goto("/")
+    expect(page.locator("#copyright")).to_contain_text(str(date.today().year))
+    expect(page.locator("footer").get_by_role("link", name="support@example.com")).to_be_visible()

@@ -1,0 +1,77 @@
+"""Shared helpers: a solved human check (as the ALTCHA widget sends it) and accounts in the database."""
+
+import base64
+import json
+from collections.abc import Callable
+from datetime import date
+from functools import cache
+
+import pytest
+from altcha import solve_challenge_v1
+from sqlmodel import Session, func, select
+
+from cycling_site.models import Account
+from cycling_site.services import accounts, human_check
+
+DEMO_PASSWORD = "ridefast"
+
+
+def solve_payload(challenge: dict | None = None) -> str:
+    """Solves a challenge (a fresh one by default) and answers the widget's base64 JSON payload."""
+    challenge = challenge or human_check.new_challenge()
+    solution = solve_challenge_v1(
+        challenge["challenge"], challenge["salt"], challenge["algorithm"], challenge["maxnumber"]
+    )
+    assert solution is not None, "the challenge has no solution"
+    payload = {
+        "algorithm": challenge["algorithm"],
+        "challenge": challenge["challenge"],
+        "number": solution.number,
+        "salt": challenge["salt"],
+        "signature": challenge["signature"],
+    }
+    return base64.b64encode(json.dumps(payload).encode()).decode()
+
+
+def count(session: Session, model: type) -> int:
+    """Rows of a table, read fresh from the database."""
+    session.expire_all()
+    return session.exec(select(func.count()).select_from(model)).one()
+
+
+@cache
+def _password_hash(password: str) -> str:
+    # Hashing costs ~0.1 s; one hash per password serves every test.
+    return accounts.hash_password(password)
+
+
+@pytest.fixture
+def human_check_payload() -> Callable[[], str]:
+    """Call it for a fresh solved human-check payload."""
+    return solve_payload
+
+
+@pytest.fixture
+def make_account(session: Session) -> Callable[..., Account]:
+    """Stores an account (password "ridefast" unless `password` is given); fields override the defaults."""
+
+    def make(password: str = DEMO_PASSWORD, **overrides) -> Account:
+        values = {
+            "email": "rider@example.com",
+            "firstname": "Layla",
+            "lastname": "Haddad",
+            "dob": date(1990, 5, 20),
+            "country": 784,
+            "gender": 1,
+            "weight": 58.5,
+            "height": 168,
+            "email_verified": True,
+        }
+        values.update(overrides)
+        account = Account(password_hash=_password_hash(password), **values)
+        session.add(account)
+        session.commit()
+        session.refresh(account)
+        return account
+
+    return make

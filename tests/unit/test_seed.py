@@ -1,0 +1,67 @@
+"""Demo data: the five demo accounts, each able to sign in with the demo password."""
+
+from datetime import date
+
+import pytest
+from sqlmodel import select
+
+from cycling_site.models import Account, Role
+from cycling_site.seed import DEMO_PASSWORD, seed_demo
+from cycling_site.services.accounts import login
+from tests.unit.conftest import count, solve_payload
+
+TODAY = date(2025, 6, 15)
+
+
+@pytest.fixture
+def seeded(session):
+    assert seed_demo(session) is True
+    return {account.email: account for account in session.exec(select(Account))}
+
+
+def test_seed_creates_the_demo_accounts(seeded):
+    assert DEMO_PASSWORD == "ridefast"
+    assert sorted(seeded) == [
+        "admin@example.com",
+        "kid@example.com",
+        "newkid@example.com",
+        "racecontrol@example.com",
+        "rider@example.com",
+    ]
+    rider, kid, newkid = seeded["rider@example.com"], seeded["kid@example.com"], seeded["newkid@example.com"]
+    assert (rider.is_kid, rider.role) == (False, Role.rider)
+    assert (kid.is_kid, kid.parent_approved) == (True, True)
+    assert (newkid.is_kid, newkid.parent_approved) == (True, False)
+    assert seeded["racecontrol@example.com"].role == Role.race_control
+    assert seeded["admin@example.com"].role == Role.admin
+    assert all(account.password_hash != DEMO_PASSWORD for account in seeded.values())
+
+
+def test_each_demo_account_can_log_in(session, seeded):
+    expected = {
+        "rider@example.com": "token",
+        "kid@example.com": "token",
+        "newkid@example.com": "consent",
+        "racecontrol@example.com": "token",
+        "admin@example.com": "token",
+    }
+    for email, kind in expected.items():
+        result = login(session, email, DEMO_PASSWORD, True, solve_payload(), "192.0.2.1", today=TODAY)
+        assert (email, result.kind) == (email, kind)
+        assert result.account.uuid == seeded[email].uuid
+    # Sara (born 2015-09-21) is 9: the consent screen gets her age.
+    newkid = login(
+        session, "newkid@example.com", DEMO_PASSWORD, True, solve_payload(), "192.0.2.1", today=TODAY
+    )
+    assert newkid.user_age == 9
+
+
+def test_second_seed_does_nothing(session, seeded):
+    assert seed_demo(session) is False
+    assert count(session, Account) == 5
+
+
+def test_seed_leaves_a_database_with_accounts_alone(session, make_account):
+    make_account(email="someone@example.com")
+    assert seed_demo(session) is False
+    assert count(session, Account) == 1
