@@ -1,17 +1,24 @@
-"""The FastAPI app that carries the REST API; Reflex mounts itself inside it."""
+"""The FastAPI app that carries the REST API; Reflex mounts itself inside it.
 
-from fastapi import FastAPI
+FastAPIOffline serves the Swagger UI at /api/docs from a local copy: the site fetches nothing from outside.
+"""
+
+from fastapi_offline import FastAPIOffline
 
 from cycling_site.api import auth, human_check
 from cycling_site.api.errors import install_error_handlers
+from cycling_site.settings import settings
 
 API_PREFIX = "/api"
 
-api = FastAPI(
-    title="Cycling site API",
+api = FastAPIOffline(
+    title=f"{settings.site_name} API",
     docs_url=f"{API_PREFIX}/docs",
-    openapi_url=f"{API_PREFIX}/openapi.json",
     redoc_url=None,
+    openapi_url=f"{API_PREFIX}/openapi.json",
+    swagger_ui_oauth2_redirect_url=f"{API_PREFIX}/docs/oauth2-redirect",
+    static_url=f"{API_PREFIX}/docs-assets",
+    favicon_url="/favicon.svg",
 )
 install_error_handlers(api)
 api.include_router(auth.router, prefix=API_PREFIX)

@@ -22,8 +22,8 @@ COLOR = {
 }
 
 FONT = {
-    "body": "'Inter', 'Segoe UI', system-ui, -apple-system, Roboto, 'Helvetica Neue', Arial, sans-serif",
-    "display": "'Barlow Condensed', 'Arial Narrow', 'Roboto Condensed', 'Segoe UI', system-ui, sans-serif",
+    "body": "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+    "display": "'Roboto Condensed', 'Arial Narrow', system-ui, -apple-system, 'Segoe UI', sans-serif",
 }
 
 SIZE = {"xs": "12px", "sm": "14px", "md": "16px", "lg": "20px", "xl": "28px", "2xl": "40px", "3xl": "56px"}
