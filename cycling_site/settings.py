@@ -76,11 +76,13 @@ def load_settings() -> Settings:
     )
     if settings.app_env not in {"demo", "production"}:
         raise ValueError("APP_ENV must be 'demo' or 'production'")
-    if settings.app_env == "production" and DEMO_SECRET in (
-        settings.secret_key,
-        settings.altcha_hmac_key.removesuffix("-altcha"),
-    ):
-        raise ValueError("Set SECRET_KEY and ALTCHA_HMAC_KEY before a production start")
+    if settings.app_env == "production":
+        for name, value in (
+            ("SECRET_KEY", settings.secret_key),
+            ("ALTCHA_HMAC_KEY", settings.altcha_hmac_key),
+        ):
+            if value.startswith(DEMO_SECRET):
+                raise ValueError(f"Set {name} to a secret of your own before a production start")
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     return settings
 

@@ -80,3 +80,16 @@ def test_public_page_with_a_stale_cookie_shows_login(page: Page, db):
     expect(page.locator("#header-login")).to_be_visible()
     expect(page).to_have_url(at("/teams"))
     assert session_cookies(page) == {}
+
+
+def test_session_is_rechecked_every_two_minutes(page: Page, db):
+    sign_in(page, path="/auth/login?redirect=/user/profile")
+    expect(page).to_have_url(at("/user/profile"))
+    page.clock.install()
+    page.reload()
+    expect(page.get_by_role("heading", name="Profile")).to_be_visible()
+    tokens.revoke_session(db, session_cookies(page)["rider_token"])
+    page.clock.fast_forward("01:50")
+    expect(page).to_have_url(at("/user/profile"))
+    page.clock.fast_forward("00:15")
+    expect(page).to_have_url(TOKEN_EXPIRED)
