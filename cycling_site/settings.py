@@ -33,6 +33,7 @@ class Settings:
     db_url: str
     redis_url: str
     port: int
+    site_url: str
     secret_key: str
     altcha_hmac_key: str
     altcha_max_number: int
@@ -55,11 +56,13 @@ class Settings:
 
 def load_settings() -> Settings:
     data_dir = PROJECT_ROOT / _env("DATA_DIR", "data")
+    port = _env_int("PORT", 3000)
     settings = Settings(
         app_env=_env("APP_ENV", "demo"),
         db_url=_env("DB_URL", f"sqlite:///{data_dir / 'cycling_site.db'}"),
         redis_url=_env("REDIS_URL", ""),
-        port=_env_int("PORT", 3000),
+        port=port,
+        site_url=_env("SITE_URL", f"http://localhost:{port}").rstrip("/"),
         secret_key=_env("SECRET_KEY", DEMO_SECRET),
         altcha_hmac_key=_env("ALTCHA_HMAC_KEY", DEMO_SECRET + "-altcha"),
         altcha_max_number=_env_int("ALTCHA_MAX_NUMBER", 50_000),

@@ -20,6 +20,14 @@ def _message(message: rx.Var) -> rx.Component:
             ),
             rx.text("To: ", message["recipient"], color=COLOR["muted"], font_size=SIZE["sm"]),
             rx.text(message["body"], white_space="pre-wrap", font_size=SIZE["sm"], word_break="break-all"),
+            rx.foreach(
+                message["links"].to(list[str]),
+                lambda link: rx.link(
+                    rx.button("Open link", size="2", variant="soft", cursor="pointer"),
+                    href=link,
+                    class_name="mail-link",
+                ),
+            ),
             spacing="2",
             align="start",
         ),
@@ -35,7 +43,7 @@ def mailbox_page() -> rx.Component:
                 text_input(
                     "to", "email", placeholder="Filter by recipient", default_value=MailboxState.recipient
                 ),
-                rx.button("Filter", type="submit", size="3"),
+                rx.button("Filter", type="submit", size="3", height="44px", cursor="pointer"),
                 width="100%",
                 max_width="520px",
             ),

@@ -263,7 +263,7 @@ def register(session: Session, form: RegistrationForm, today: date | None = None
         account.email,
         f"Verify your {settings.site_name} account",
         f"Hi {account.firstname},\n\nWelcome to {settings.site_name}! Confirm your e-mail address "
-        f"by opening this link:\n\n/{page}?es={code}\n\nThe link is valid for 48 hours.",
+        f"by opening this link:\n\n{settings.site_url}/{page}?es={code}\n\nThe link is valid for 48 hours.",
     )
     try:
         session.commit()

@@ -1,14 +1,18 @@
 """The demo-mode mailbox: what the outbox holds, so links and codes work with no provider."""
 
+import re
+
 import reflex as rx
 
 from cycling_site.db import get_session
 from cycling_site.services import outbox
 from cycling_site.settings import settings
 
+LINK = re.compile(r"https?://\S+")
+
 
 class MailboxState(rx.State):
-    messages: list[dict[str, str]] = []
+    messages: list[dict[str, str | list[str]]] = []
     recipient: str = ""
 
     def _load(self) -> None:
@@ -20,6 +24,7 @@ class MailboxState(rx.State):
                 "recipient": row.recipient,
                 "subject": row.subject,
                 "body": row.body,
+                "links": LINK.findall(row.body),
                 "created_at": row.created_at.strftime("%d/%m/%Y %H:%M UTC"),
             }
             for row in rows

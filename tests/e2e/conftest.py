@@ -66,6 +66,7 @@ def site() -> Iterator[Site]:
         "DATA_DIR": str(data_dir),
         "DB_URL": db_url,
         "PORT": str(port),
+        "SITE_URL": f"http://127.0.0.1:{port}",
         # Every e2e test fails its sign-ins from 127.0.0.1; the per-address limit is covered by the API tests.
         "LOGIN_LIMIT_PER_ADDRESS": "10000/minute",
     }
@@ -81,7 +82,7 @@ def site() -> Iterator[Site]:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    url = f"http://127.0.0.1:{port}"
+    url = env["SITE_URL"]
     deadline = time.monotonic() + START_TIMEOUT
     while True:
         if process.poll() is not None:

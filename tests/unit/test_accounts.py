@@ -199,7 +199,7 @@ def test_adult_registration_stores_account_and_queues_verification(session, huma
     mails = list(session.exec(select(OutboxMessage)))
     assert len(mails) == 1
     assert mails[0].recipient == "layla@example.com"
-    assert "/verify-user?es=" in mails[0].body
+    assert f"{settings.site_url}/verify-user?es=" in mails[0].body
     code = mails[0].body.split("/verify-user?es=", 1)[1].split()[0]
     assert tokens.read_code("verify-email", code) == account.uuid
 
