@@ -45,6 +45,10 @@ class Settings:
     login_limit_per_address: str
     content_site_url: str
     support_email: str
+    smtp_url: str
+    mail_from: str
+    mail_max_attempts: int
+    mail_retry_seconds: int
     site_name: str
     data_dir: Path
 
@@ -74,6 +78,10 @@ def load_settings() -> Settings:
         login_limit_per_address=_env("LOGIN_LIMIT_PER_ADDRESS", "30/minute"),
         content_site_url=_env("CONTENT_SITE_URL", ""),
         support_email=_env("SUPPORT_EMAIL", "support@example.com"),
+        smtp_url=_env("SMTP_URL", ""),
+        mail_from=_env("MAIL_FROM", "RideArena <no-reply@example.com>"),
+        mail_max_attempts=_env_int("MAIL_MAX_ATTEMPTS", 8),
+        mail_retry_seconds=_env_int("MAIL_RETRY_SECONDS", 30),
         site_name=_env("SITE_NAME", "RideArena"),
         data_dir=data_dir,
     )

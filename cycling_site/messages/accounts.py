@@ -35,3 +35,24 @@ def not_a_number(label: str) -> str:
 
 def too_long(label: str, limit: int) -> str:
     return f"{label} must be at most {limit} characters."
+
+
+# Account verification, parental consent, passwords, profile (spec 2 sections 4, 5 and 8).
+ENJOY_YOUR_RIDE = "ENJOY YOUR RIDE"
+PARENTAL_CONSENT_TITLE = "Parental Consent Required"
+EMAIL_REQUIRED_VALID = "A valid email is required"
+INVALID_EMAIL_PROVIDED = "Invalid email address provided."
+PASSWORD_MISMATCH = "Password doesn't match"
+INVALID_IMAGE = "Invalid Image Type"
+OAUTH_ERROR = "An error has occurred. Please try again"
+EMAIL_SEND_ERROR = "There was an error sending the email. Please try again."
+EMAIL_RESEND_ERROR = "There was an error resending the email. Please try again."
+
+# Texts the spec does not give.
+CODE_INVALID = "This link or code is not valid."
+CODE_EXPIRED = "This link or code has expired. Please ask for a new one."
+CODE_USED = "This link or code has already been used."
+EMAIL_NOT_VERIFIED = "Please verify your email address before signing in. Check your inbox for the link."
+EMAIL_VERIFIED = "Your email address is verified."
+VERIFICATION_SENT = "We have sent you a new verification email."
+ACCOUNT_DELETED = "Your account has been deleted."

@@ -16,4 +16,5 @@ class OutboxMessage(SQLModel, table=True):
     created_at: datetime = utc_column(default_factory=utcnow, index=True)
     sent_at: datetime | None = utc_column(default=None)
     attempts: int = Field(default=0)
+    next_attempt_at: datetime | None = utc_column(default_factory=utcnow, index=True)
     last_error: str | None = Field(default=None, max_length=500)

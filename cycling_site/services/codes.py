@@ -1,0 +1,118 @@
+"""Single-use, expiring codes: long random ones for e-mailed links, six digits with a key for typed ones."""
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlmodel import Session, select
+
+from cycling_site.messages import accounts as msg
+from cycling_site.models import Account, AccountCode
+
+MAX_FAILED_TYPED_ATTEMPTS = 5
+
+
+class CodeError(Exception):
+    """The code cannot be used: its message says why."""
+
+
+@dataclass(frozen=True)
+class IssuedCode:
+    code: str
+    key: str | None
+    expires_at: datetime
+
+
+def _hash(code: str) -> str:
+    return hashlib.sha256(code.encode()).hexdigest()
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes; every stored time is UTC.
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def issue(
+    session: Session,
+    account: Account,
+    purpose: str,
+    lifetime: timedelta,
+    sent_to: str | None = None,
+    typed: bool = False,
+) -> IssuedCode:
+    """A new code for this purpose; earlier unused ones of the same purpose stop working."""
+    now = datetime.now(UTC)
+    for earlier in session.exec(
+        select(AccountCode).where(
+            AccountCode.account_id == account.id,
+            AccountCode.purpose == purpose,
+            AccountCode.used_at.is_(None),  # type: ignore[union-attr]
+        )
+    ):
+        earlier.used_at = now
+    code = f"{secrets.randbelow(10**6):06d}" if typed else secrets.token_urlsafe(32)
+    key = secrets.token_urlsafe(24) if typed else None
+    # Typed codes are short and may repeat: the key, not the code, must be unique.
+    stored_hash = _hash(f"{key}:{code}") if typed else _hash(code)
+    row = AccountCode(
+        account_id=account.id,
+        purpose=purpose,
+        code_hash=stored_hash,
+        key=key,
+        sent_to=sent_to,
+        expires_at=now + lifetime,
+    )
+    session.add(row)
+    return IssuedCode(code, key, row.expires_at)
+
+
+def _find(session: Session, purpose: str, code: str, key: str | None) -> AccountCode | None:
+    if not code or len(code) > 200 or (key is not None and len(key) > 64):
+        return None
+    if key is None:
+        row = session.exec(select(AccountCode).where(AccountCode.code_hash == _hash(code))).first()
+        return row if row is not None and row.purpose == purpose else None
+    row = session.exec(select(AccountCode).where(AccountCode.key == key)).first()
+    if row is None or row.purpose != purpose:
+        return None
+    if row.used_at is None and not hmac.compare_digest(row.code_hash, _hash(f"{key}:{code}")):
+        row.failed_attempts += 1
+        if row.failed_attempts >= MAX_FAILED_TYPED_ATTEMPTS:
+            row.used_at = datetime.now(UTC)
+        session.add(row)
+        session.commit()
+        return None
+    return row
+
+
+def check(session: Session, purpose: str, code: str, key: str | None = None) -> tuple[AccountCode, Account]:
+    """The live code and its account, without using it up; CodeError says why not."""
+    row = _find(session, purpose, code, key)
+    if row is None:
+        raise CodeError(msg.CODE_INVALID)
+    if row.used_at is not None:
+        raise CodeError(msg.CODE_USED)
+    if _aware(row.expires_at) < datetime.now(UTC):
+        raise CodeError(msg.CODE_EXPIRED)
+    account = session.get(Account, row.account_id)
+    if account is None or account.deleted_at is not None:
+        raise CodeError(msg.CODE_INVALID)
+    return row, account
+
+
+def use(session: Session, purpose: str, code: str, key: str | None = None) -> Account:
+    """Uses the code up (in the caller's transaction) and answers its account."""
+    row, account = check(session, purpose, code, key)
+    row.used_at = datetime.now(UTC)
+    session.add(row)
+    return account
+
+
+def account_for_key(session: Session, purpose: str, key: str) -> Account | None:
+    """The account a typed code's key belongs to, to send it a fresh code."""
+    row = session.exec(select(AccountCode).where(AccountCode.key == key)).first() if key else None
+    if row is None or row.purpose != purpose:
+        return None
+    return session.get(Account, row.account_id)
