@@ -52,4 +52,7 @@ class Account(SQLModel, table=True):
     team: str | None = Field(default=None, max_length=100)
     verification_status: str = Field(default=VerificationStatus.not_submitted, max_length=20)
     created_at: datetime = utc_column(default_factory=utcnow)
+    # Sessions issued before this moment end (a new password signs every device out).
+    password_changed_at: datetime | None = utc_column(default=None)
+    parent_consent_sent_at: datetime | None = utc_column(default=None)
     deleted_at: datetime | None = utc_column(default=None)

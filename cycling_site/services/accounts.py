@@ -3,20 +3,19 @@
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from email_validator import EmailNotValidError, validate_email
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account
 from cycling_site.models.accounts import DEFAULT_COUNTRY_ID, DEFAULT_GENDER
-from cycling_site.services import human_check, outbox, rate_limit, tokens
+from cycling_site.services import human_check, rate_limit, tokens, verification
 from cycling_site.services.countries import is_country
-from cycling_site.settings import settings
+from cycling_site.services.validation import FormErrors, TooManyAttempts, normalize_email
 
 MIN_AGE = 6
 ADULT_AGE = 18
@@ -25,27 +24,17 @@ HEIGHT_MIN, HEIGHT_MAX = 50, 250
 PASSWORD_MIN = 6
 PASSWORD_MAX = 128
 NAME_MAX = 50
-EMAIL_MAX = 254
 GENDERS = {0: "Male", 1: "Female"}
 # Letters, digits, underscore, hyphen, dot, space and Latin-range accented letters (spec 2 section 5).
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_\-. \u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F]+$")
-EMAIL_VERIFICATION_LIFETIME = timedelta(hours=48)
 
 _hasher = PasswordHasher()
 # Checked against when the e-mail is unknown, so the answer takes as long as for a real account.
 _UNKNOWN_ACCOUNT_HASH = _hasher.hash("unknown-account")
 
 
-class FormErrors(Exception):
-    """Bad input: a message per field, nothing stored."""
-
-    def __init__(self, errors: dict[str, str]):
-        super().__init__("; ".join(errors.values()))
-        self.errors = errors
-
-
-class TooManyAttempts(FormErrors):
-    """The login attempt limit for this e-mail or address is used up."""
+class EmailNotVerified(FormErrors):
+    """Right password, but the adult has not verified their e-mail address yet."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +69,7 @@ class Registration:
     account: Account
     requires_parental_consent: bool
     user_age: int
+    verification_key: str
 
 
 @dataclass
@@ -102,17 +92,6 @@ def password_matches(account: Account | None, password: str) -> bool:
     except (VerificationError, InvalidHashError):
         return False
     return matched and account is not None
-
-
-def normalize_email(email: str) -> str | None:
-    """The canonical address, or None when it is not an address."""
-    email = (email or "").strip()
-    if not email or len(email) > EMAIL_MAX:
-        return None
-    try:
-        return validate_email(email, check_deliverability=False).normalized.lower()
-    except EmailNotValidError:
-        return None
 
 
 def age_on(dob: date, today: date) -> int:
@@ -256,21 +235,14 @@ def register(session: Session, form: RegistrationForm, today: date | None = None
         marketing_consent=bool(form.marketing_consent),
     )
     session.add(account)
-    code = tokens.make_code("verify-email", account.uuid, EMAIL_VERIFICATION_LIFETIME)
-    page = "verify-kid" if account.is_kid else "verify-user"
-    outbox.queue_email(
-        session,
-        account.email,
-        f"Verify your {settings.site_name} account",
-        f"Hi {account.firstname},\n\nWelcome to {settings.site_name}! Confirm your e-mail address "
-        f"by opening this link:\n\n{settings.site_url}/{page}?es={code}\n\nThe link is valid for 48 hours.",
-    )
+    session.flush()
+    key = verification.send_verification(session, account)
     try:
         session.commit()
     except IntegrityError:
         session.rollback()
         raise FormErrors({"email": msg.EMAIL_TAKEN}) from None
-    return Registration(account, account.is_kid, user_age)
+    return Registration(account, account.is_kid, user_age, key)
 
 
 def login(
@@ -304,6 +276,8 @@ def login(
     if not password_matches(account, password) or account.deleted_at is not None:
         rate_limit.record_failed_login(normalized, address)
         raise FormErrors({"form": msg.LOGIN_FAILED})
+    if not account.is_kid and not account.email_verified:
+        raise EmailNotVerified({"form": msg.EMAIL_NOT_VERIFIED})
     if account.must_reset_password:
         return LoginResult("key", account)
     today = today or datetime.now(UTC).date()
@@ -342,3 +316,24 @@ def profile(account: Account) -> dict:
         "role": account.role,
         "src_verification_status": account.verification_status,
     }
+
+
+def set_password(account: Account, password: str) -> None:
+    """A new password ends every earlier session and any forced reset."""
+    account.password_hash = hash_password(password)
+    account.password_changed_at = datetime.now(UTC)
+    account.must_reset_password = False
+
+
+def erase_personal_data(account: Account) -> None:
+    """Deleted accounts keep their row (for ledgers and results) but nothing that names the person."""
+    account.email = f"deleted-{account.uuid}@deleted.invalid"
+    account.firstname = "Deleted"
+    account.lastname = "Rider"
+    account.parent_email = None
+    account.avatar = None
+    account.team = None
+    account.dob = date(1900, 1, 1)
+    account.marketing_consent = False
+    account.password_hash = "!"
+    account.deleted_at = datetime.now(UTC)

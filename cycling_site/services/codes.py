@@ -10,6 +10,7 @@ from sqlmodel import Session, select
 
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, AccountCode
+from cycling_site.models.common import as_utc
 
 MAX_FAILED_TYPED_ATTEMPTS = 5
 
@@ -25,13 +26,8 @@ class IssuedCode:
     expires_at: datetime
 
 
-def _hash(code: str) -> str:
+def hash_code(code: str) -> str:
     return hashlib.sha256(code.encode()).hexdigest()
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes; every stored time is UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def issue(
@@ -55,7 +51,7 @@ def issue(
     code = f"{secrets.randbelow(10**6):06d}" if typed else secrets.token_urlsafe(32)
     key = secrets.token_urlsafe(24) if typed else None
     # Typed codes are short and may repeat: the key, not the code, must be unique.
-    stored_hash = _hash(f"{key}:{code}") if typed else _hash(code)
+    stored_hash = hash_code(f"{key}:{code}") if typed else hash_code(code)
     row = AccountCode(
         account_id=account.id,
         purpose=purpose,
@@ -72,12 +68,12 @@ def _find(session: Session, purpose: str, code: str, key: str | None) -> Account
     if not code or len(code) > 200 or (key is not None and len(key) > 64):
         return None
     if key is None:
-        row = session.exec(select(AccountCode).where(AccountCode.code_hash == _hash(code))).first()
+        row = session.exec(select(AccountCode).where(AccountCode.code_hash == hash_code(code))).first()
         return row if row is not None and row.purpose == purpose else None
     row = session.exec(select(AccountCode).where(AccountCode.key == key)).first()
     if row is None or row.purpose != purpose:
         return None
-    if row.used_at is None and not hmac.compare_digest(row.code_hash, _hash(f"{key}:{code}")):
+    if row.used_at is None and not hmac.compare_digest(row.code_hash, hash_code(f"{key}:{code}")):
         row.failed_attempts += 1
         if row.failed_attempts >= MAX_FAILED_TYPED_ATTEMPTS:
             row.used_at = datetime.now(UTC)
@@ -94,7 +90,7 @@ def check(session: Session, purpose: str, code: str, key: str | None = None) -> 
         raise CodeError(msg.CODE_INVALID)
     if row.used_at is not None:
         raise CodeError(msg.CODE_USED)
-    if _aware(row.expires_at) < datetime.now(UTC):
+    if as_utc(row.expires_at) < datetime.now(UTC):
         raise CodeError(msg.CODE_EXPIRED)
     account = session.get(Account, row.account_id)
     if account is None or account.deleted_at is not None:
@@ -110,9 +106,15 @@ def use(session: Session, purpose: str, code: str, key: str | None = None) -> Ac
     return account
 
 
-def account_for_key(session: Session, purpose: str, key: str) -> Account | None:
-    """The account a typed code's key belongs to, to send it a fresh code."""
-    row = session.exec(select(AccountCode).where(AccountCode.key == key)).first() if key else None
+def owner(session: Session, purpose: str, *, code: str = "", key: str = "") -> Account | None:
+    """The account a code (by value) or a typed code (by key) was issued to, even once expired or used,
+    so that a fresh one can be sent."""
+    if key:
+        row = session.exec(select(AccountCode).where(AccountCode.key == key)).first()
+    elif code:
+        row = session.exec(select(AccountCode).where(AccountCode.code_hash == hash_code(code))).first()
+    else:
+        return None
     if row is None or row.purpose != purpose:
         return None
     return session.get(Account, row.account_id)

@@ -1,4 +1,4 @@
-"""Signed, expiring tokens: session tokens (revocable) and single-purpose codes for links."""
+"""Signed, expiring, revocable session tokens."""
 
 import uuid
 from dataclasses import dataclass
@@ -8,6 +8,7 @@ import jwt
 from sqlmodel import Session, delete, select
 
 from cycling_site.models import Account, RevokedSession
+from cycling_site.models.common import as_utc
 from cycling_site.settings import settings
 
 ALGORITHM = "HS256"
@@ -78,6 +79,9 @@ def check_session(session: Session, token: str, user_id: str | None = None) -> S
     account = session.exec(select(Account).where(Account.uuid == claims["sub"])).first()
     if account is None or account.deleted_at is not None:
         return SessionCheck("invalid")
+    changed = account.password_changed_at
+    if changed is not None and claims.get("iat", 0) < int(as_utc(changed).timestamp()):
+        return SessionCheck("invalid")
     return SessionCheck("ok", account)
 
 
@@ -92,15 +96,3 @@ def revoke_session(session: Session, token: str) -> bool:
     session.exec(delete(RevokedSession).where(RevokedSession.expires_at < datetime.now(UTC)))
     session.commit()
     return True
-
-
-def make_code(purpose: str, subject: str, lifetime: timedelta) -> str:
-    """A signed code for an e-mailed link (e-mail verification, resets)."""
-    now = datetime.now(UTC)
-    claims = {"sub": subject, "purpose": purpose, "exp": int((now + lifetime).timestamp())}
-    return _encode(claims)
-
-
-def read_code(purpose: str, code: str) -> str | None:
-    claims = _decode(code, purpose)
-    return claims["sub"] if claims else None

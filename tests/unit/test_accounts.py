@@ -7,8 +7,8 @@ from limits import parse
 from sqlmodel import Session, select
 
 from cycling_site.messages import accounts as msg
-from cycling_site.models import Account, OutboxMessage
-from cycling_site.services import tokens
+from cycling_site.models import Account, CodePurpose, OutboxMessage
+from cycling_site.services import codes, tokens
 from cycling_site.services.accounts import (
     NAME_MAX,
     PASSWORD_MAX,
@@ -201,7 +201,8 @@ def test_adult_registration_stores_account_and_queues_verification(session, huma
     assert mails[0].recipient == "layla@example.com"
     assert f"{settings.site_url}/verify-user?es=" in mails[0].body
     code = mails[0].body.split("/verify-user?es=", 1)[1].split()[0]
-    assert tokens.read_code("verify-email", code) == account.uuid
+    assert codes.check(session, CodePurpose.verify_email, code)[1].uuid == account.uuid
+    assert f"/auth/verification?key={registration.verification_key}" in mails[0].body
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Session tokens and e-mailed codes: signed, expiring, revocable (spec 1 section 5)."""
+"""Session tokens: signed, expiring, revocable (spec 1 section 5)."""
 
 from datetime import UTC, datetime, timedelta
 
@@ -6,6 +6,7 @@ import jwt
 import pytest
 
 from cycling_site.services import tokens
+from cycling_site.services.accounts import set_password
 from cycling_site.settings import settings
 
 
@@ -113,28 +114,20 @@ def test_token_without_exp_is_invalid(session, account):
 
 
 def test_token_with_another_purpose_is_not_a_session(session, account):
-    code = tokens.make_code("verify-email", account.uuid, timedelta(hours=1))
-    assert tokens.check_session(session, code).status == "invalid"
+    exp = int((datetime.now(UTC) + timedelta(hours=1)).timestamp())
+    claims = _session_claims(account, purpose="verify-email", exp=exp)
+    other = jwt.encode(claims, settings.secret_key, algorithm="HS256")
+    assert tokens.check_session(session, other).status == "invalid"
 
 
-def test_code_round_trip():
-    code = tokens.make_code("verify-email", "subject-1", timedelta(hours=48))
-    assert tokens.read_code("verify-email", code) == "subject-1"
-
-
-def test_code_for_another_purpose_reads_as_none():
-    code = tokens.make_code("verify-email", "subject-1", timedelta(hours=48))
-    assert tokens.read_code("reset-password", code) is None
-
-
-def test_expired_code_reads_as_none():
-    code = tokens.make_code("verify-email", "subject-1", timedelta(seconds=-1))
-    assert tokens.read_code("verify-email", code) is None
-
-
-def test_session_token_is_not_a_code(account):
-    token = tokens.issue_session_token(account, remember=True).token
-    assert tokens.read_code("verify-email", token) is None
+def test_a_new_password_ends_earlier_sessions(session, account):
+    earlier = tokens.issue_session_token(account, remember=True, now=datetime.now(UTC) - timedelta(minutes=5))
+    set_password(account, "a-new-password")
+    session.add(account)
+    session.commit()
+    assert tokens.check_session(session, earlier.token).status == "invalid"
+    later = tokens.issue_session_token(account, remember=True)
+    assert tokens.check_session(session, later.token).status == "ok"
 
 
 def test_session_lifetimes():

@@ -1,0 +1,28 @@
+"""What every form service shares: the bad-input exception and e-mail normalisation."""
+
+from email_validator import EmailNotValidError, validate_email
+
+EMAIL_MAX = 254
+
+
+class FormErrors(Exception):
+    """Bad input: a message per field, nothing stored."""
+
+    def __init__(self, errors: dict[str, str]):
+        super().__init__("; ".join(errors.values()))
+        self.errors = errors
+
+
+class TooManyAttempts(FormErrors):
+    """The login attempt limit for this e-mail or address is used up."""
+
+
+def normalize_email(email: str) -> str | None:
+    """The canonical address, or None when it is not an address."""
+    email = (email or "").strip()
+    if not email or len(email) > EMAIL_MAX:
+        return None
+    try:
+        return validate_email(email, check_deliverability=False).normalized.lower()
+    except EmailNotValidError:
+        return None
