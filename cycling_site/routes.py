@@ -47,6 +47,8 @@ ROUTES: list[Route] = [
     Route("forgetpassword", "/auth/forgot-password", "Forgot password"),
     Route("resetpassword", "/auth/forgot-password2", "Reset password"),
     Route("parental-consent", "/parental-consent", "Parental Consent Required"),
+    # Not in the spec's lists: where the parent's e-mailed link lands.
+    Route("parental-approval", "/parental-approval", "Parental approval"),
     Route("oauth", "/oauth/[network]/[[...splat]]", "Connecting"),
     Route("profile", "/user/profile", "Profile", auth_required=True),
     # Spec 1: rider dashboard, shop, weight, verification.

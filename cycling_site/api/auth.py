@@ -91,7 +91,8 @@ def register(body: RegisterIn, session: DB) -> dict:
             "userAge": registration.user_age,
         }
         return {"status": True, "message": msg.REGISTERED_KID, "data": data}
-    return {"status": True, "message": msg.REGISTERED, "data": {"requiresParentalConsent": False}}
+    data = {"requiresParentalConsent": False, "key": registration.verification_key}
+    return {"status": True, "message": msg.REGISTERED, "data": data}
 
 
 @router.get("/profile")

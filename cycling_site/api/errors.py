@@ -6,7 +6,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cycling_site.messages import site as site_msg
-from cycling_site.services.accounts import FormErrors, TooManyAttempts
+from cycling_site.services.codes import CodeError
+from cycling_site.services.validation import FormErrors, TooManyAttempts
 
 
 def error_response(status_code: int, message: str, errors: dict[str, str] | None = None) -> JSONResponse:
@@ -37,7 +38,12 @@ async def _form_errors(_request: Request, exc: FormErrors) -> JSONResponse:
     return error_response(status_code, next(iter(exc.errors.values())), exc.errors)
 
 
+async def _code_error(_request: Request, exc: CodeError) -> JSONResponse:
+    return error_response(400, str(exc))
+
+
 def install_error_handlers(api: FastAPI) -> None:
+    api.add_exception_handler(CodeError, _code_error)
     api.add_exception_handler(RequestValidationError, _validation_error)
     api.add_exception_handler(StarletteHTTPException, _http_error)
     api.add_exception_handler(FormErrors, _form_errors)

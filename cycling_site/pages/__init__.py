@@ -2,13 +2,16 @@
 
 import reflex as rx
 
-from cycling_site.pages import auth, dev, site
+from cycling_site.pages import auth, dev, parental_consent, passwords, site, verification
 from cycling_site.routes import ROUTES
 from cycling_site.state.login import LoginState
 from cycling_site.state.mailbox import MailboxState
+from cycling_site.state.parental_consent import ParentalConsentState, ParentApprovalState
+from cycling_site.state.passwords import ForgotPasswordState, ResetPasswordState
 from cycling_site.state.register import RegisterState
 from cycling_site.state.session import SessionState
 from cycling_site.state.site import SiteState
+from cycling_site.state.verification import VerifyLinkState, VerifyOtpState
 
 BUILT = {
     "events": (site.home_page, []),
@@ -19,6 +22,13 @@ BUILT = {
     "register": (auth.register_page, [RegisterState.load]),
     "ruleset": (None, [SiteState.check_ruleset]),
     "dev-mailbox": (dev.mailbox_page, [MailboxState.load]),
+    "verify-user": (verification.verify_link_page, [VerifyLinkState.load]),
+    "verify-kid": (verification.verify_link_page, [VerifyLinkState.load]),
+    "verification": (verification.verify_otp_page, [VerifyOtpState.load]),
+    "parental-consent": (parental_consent.parental_consent_page, [ParentalConsentState.load]),
+    "parental-approval": (parental_consent.parental_approval_page, [ParentApprovalState.load]),
+    "forgetpassword": (passwords.forgot_password_page, [ForgotPasswordState.load]),
+    "resetpassword": (passwords.reset_password_page, [ResetPasswordState.load]),
 }
 
 

@@ -6,6 +6,7 @@ from components.human_check import human_check
 from cycling_site.routes import path_of
 from cycling_site.state.login import LoginState
 from cycling_site.state.register import RegisterState
+from cycling_site.ui.feedback import note
 from cycling_site.ui.forms import field, field_error, form_alert, select_input, submit_button, text_input
 from cycling_site.ui.layout import card, heading, page
 from cycling_site.ui.theme import COLOR, SIZE, SPACE
@@ -38,6 +39,22 @@ def login_page() -> rx.Component:
                     rx.vstack(
                         form_alert(LoginState.notice, tone="warning", id="session-notice"),
                         form_alert(LoginState.form_error, id="login-error"),
+                        rx.cond(
+                            LoginState.unverified_email != "",
+                            rx.hstack(
+                                rx.button(
+                                    "Resend verification email",
+                                    type="button",
+                                    variant="outline",
+                                    on_click=LoginState.resend_verification,
+                                    id="login-resend",
+                                ),
+                                note(LoginState.resend_note, id="login-resend-note"),
+                                spacing="3",
+                                align="center",
+                                wrap="wrap",
+                            ),
+                        ),
                         field(
                             "Email",
                             "email",

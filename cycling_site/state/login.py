@@ -8,8 +8,8 @@ import reflex as rx
 from cycling_site.db import get_session
 from cycling_site.messages import accounts as msg
 from cycling_site.routes import path_of
-from cycling_site.services import accounts
-from cycling_site.services.accounts import FormErrors
+from cycling_site.services import accounts, passwords, verification
+from cycling_site.services.accounts import EmailNotVerified, FormErrors
 from cycling_site.settings import settings
 from cycling_site.state.session import HOME_AFTER_LOGIN, SessionState
 
@@ -43,6 +43,8 @@ class LoginState(rx.State):
     human_check_payload: str = ""
     human_check_reset: int = 0
     submitting: bool = False
+    unverified_email: str = ""
+    resend_note: str = ""
     stored_redirect: str = rx.LocalStorage("", name="login_redirect")
     stored_redirect_to: str = rx.LocalStorage("", name="login_redirect_to")
 
@@ -60,6 +62,7 @@ class LoginState(rx.State):
         session_state = await self.get_state(SessionState)
         self.errors = {}
         self.submitting = False
+        self.unverified_email = self.resend_note = ""
         self.notice = msg.SESSION_EXPIRED if params.get("reason") in EXPIRY_REASONS else ""
         if redirect := internal_path(params.get("redirect")):
             self.stored_redirect = redirect
@@ -98,10 +101,17 @@ class LoginState(rx.State):
         return target
 
     @rx.event
+    def resend_verification(self) -> None:
+        with get_session() as session:
+            verification.resend_for_email(session, self.unverified_email)
+        self.resend_note = msg.VERIFICATION_SENT
+
+    @rx.event
     async def submit(self, form_data: dict):
         """Shows the busy button and resets the check at once, then signs in."""
         self.submitting = True
         self.errors = {}
+        self.unverified_email = self.resend_note = ""
         payload = self.human_check_payload
         self._reset_human_check()
         yield
@@ -117,12 +127,16 @@ class LoginState(rx.State):
                 )
         except FormErrors as exc:
             self.errors = exc.errors
+            if isinstance(exc, EmailNotVerified):
+                self.unverified_email = str(form_data.get("email", ""))
             return
         finally:
             self.submitting = False
 
         if result.kind == "key":
-            yield rx.redirect(path_of("resetpassword"))
+            with get_session() as session:
+                code = passwords.forced_reset_code(session, result.account)
+            yield rx.redirect(f"{path_of('resetpassword')}?{urlencode({'code': code, 'forced': 1})}")
         elif result.kind == "consent":
             query = urlencode({"childUserId": result.account.uuid, "userAge": result.user_age})
             yield rx.redirect(f"{path_of('parental-consent')}?{query}")

@@ -12,6 +12,7 @@ from cycling_site.services import accounts
 from cycling_site.services.accounts import FormErrors, RegistrationForm
 from cycling_site.services.countries import countries
 from cycling_site.state.login import checkbox_on
+from cycling_site.state.verification import VerifyOtpState
 
 FIELDS = ("firstname", "lastname", "email", "password", "dob", "country", "gender", "weight", "height")
 
@@ -49,7 +50,7 @@ class RegisterState(rx.State):
         self.human_check_payload = ""
 
     @rx.event
-    def submit(self, form_data: dict):
+    async def submit(self, form_data: dict):
         """Shows the busy button and resets the check at once, then creates the account."""
         self.submitting = True
         self.errors = {}
@@ -70,6 +71,10 @@ class RegisterState(rx.State):
             return
         finally:
             self.submitting = False
+        # The Verify OTP page reads these to know whose code is typed.
+        otp_state = await self.get_state(VerifyOtpState)
+        otp_state.user_key = registration.verification_key
+        otp_state.user_email = registration.account.email
         if registration.requires_parental_consent:
             query = urlencode({"childUserId": registration.account.uuid, "userAge": registration.user_age})
             yield rx.redirect(f"{path_of('parental-consent')}?{query}")

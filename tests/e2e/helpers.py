@@ -27,7 +27,8 @@ def fill_login(page: Page, email: str, password: str) -> None:
 
 
 def submit(page: Page, submit_selector: str) -> None:
-    """Clicks Submit and waits until the site has taken the attempt (the button turns busy)."""
+    """Clicks a human-checked Submit and waits until the site has taken the attempt: the used check
+    disables the button. Forms without the check are clicked and their outcome awaited instead."""
     page.click(submit_selector)
     expect(page.locator(submit_selector)).to_be_disabled()
 
@@ -58,3 +59,42 @@ def at(path: str, query: str = "") -> re.Pattern:
 def wait_signed_out(page: Page) -> None:
     """Waits until the page has emptied both session cookies."""
     page.wait_for_function("() => !/rider_(id|token)=[^;]/.test(document.cookie)")
+
+
+def open_mailbox(page: Page, recipient: str):
+    """The demo mailbox for one address, newest message first, as a rider reads their inbox."""
+    page.goto(f"/dev/mailbox?to={recipient}")
+    expect(page.get_by_role("heading", name="Mailbox")).to_be_visible()
+    return page.locator(".mail-message")
+
+
+def mail_link(page: Page, recipient: str, path: str) -> str:
+    """The address of the newest e-mailed link to `path` for this recipient."""
+    messages = open_mailbox(page, recipient)
+    expect(messages.first).to_be_visible()
+    link = messages.first.locator(f".mail-link[href*='{path}']").first
+    expect(link).to_be_visible()
+    return link.get_attribute("href") or ""
+
+
+def new_account(db, email: str, **fields):
+    """An account stored directly, for flows that change or delete it."""
+    from datetime import date
+
+    from cycling_site.models import Account
+    from cycling_site.seed import DEMO_PASSWORD
+    from cycling_site.services.accounts import hash_password
+
+    values = {
+        "email": email,
+        "password_hash": hash_password(DEMO_PASSWORD),
+        "firstname": "Test",
+        "lastname": "Rider",
+        "dob": date(1990, 5, 5),
+        "email_verified": True,
+        **fields,
+    }
+    account = Account(**values)
+    db.add(account)
+    db.commit()
+    return account

@@ -162,7 +162,7 @@ def test_kid_awaiting_approval_goes_to_parental_consent(page: Page, db):
     assert session_cookies(page) == {}
 
 
-def test_forced_reset_answer_goes_to_reset_password(page: Page, db):
+def test_forced_reset_answer_goes_to_a_forced_reset(page: Page, db):
     db.add(
         Account(
             email="reset-me@example.com",
@@ -176,8 +176,15 @@ def test_forced_reset_answer_goes_to_reset_password(page: Page, db):
     )
     db.commit()
     sign_in(page, "reset-me@example.com")
-    expect(page).to_have_url(at("/auth/forgot-password2"))
+    expect(page).to_have_url(re.compile(r"^http://[^/]+/auth/forgot-password2\?code=[\w-]+&forced=1$"))
+    expect(page.locator("#reset-forced")).to_have_text(msg.PASSWORD_RESET_FORCED)
     assert session_cookies(page) == {}
+    page.fill("#password", "brand-new-pass")
+    page.fill("#repeatPassword", "brand-new-pass")
+    page.click("#reset-submit")
+    expect(page).to_have_url(at("/auth/login"))
+    sign_in(page, "reset-me@example.com", "brand-new-pass")
+    expect(page).to_have_url(HOME)
 
 
 def test_too_many_attempts_for_one_email(page: Page, db):

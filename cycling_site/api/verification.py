@@ -1,0 +1,124 @@
+"""E-mail verification, parental consent and passwords (spec 2 section 7, "../api/auth/...")."""
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from cycling_site.api.deps import DB
+from cycling_site.messages import accounts as msg
+from cycling_site.services import parental_consent, passwords, verification
+
+router = APIRouter(prefix="/auth", tags=["verification"])
+
+SHORT = 300
+
+
+class CodeIn(BaseModel):
+    code: str = Field(max_length=SHORT)
+    isKid: bool = False
+
+
+class OtpIn(BaseModel):
+    key: str = Field(max_length=SHORT)
+    otp: str = Field(default="", max_length=SHORT)
+
+
+class KeyIn(BaseModel):
+    key: str = Field(max_length=SHORT)
+
+
+class EmailIn(BaseModel):
+    email: str = Field(max_length=SHORT)
+
+
+class ConsentIn(BaseModel):
+    parentEmail: str = Field(max_length=SHORT)
+    childUserId: str = Field(max_length=SHORT)
+    userAge: int | None = None
+
+
+class ChildIn(BaseModel):
+    childUserId: str = Field(max_length=SHORT)
+
+
+class DecisionIn(BaseModel):
+    code: str = Field(max_length=SHORT)
+    approve: bool
+
+
+class ResetIn(BaseModel):
+    password: str = Field(max_length=SHORT)
+    repeatPassword: str = Field(max_length=SHORT)
+    code: str = Field(max_length=SHORT)
+
+
+@router.post("/verify-user")
+def verify_user(body: CodeIn, session: DB) -> dict:
+    verification.verify_link(session, body.code)
+    return {"status": True, "message": msg.EMAIL_VERIFIED, "data": {"verified": True}}
+
+
+@router.post("/verify-user-resend")
+def verify_user_resend(body: CodeIn, session: DB) -> dict:
+    verification.resend_for_link(session, body.code)
+    return {"status": True, "message": msg.VERIFICATION_SENT}
+
+
+@router.post("/verify")
+def verify_otp(body: OtpIn, session: DB) -> dict:
+    verification.verify_otp(session, body.key, body.otp)
+    return {"status": True, "message": msg.EMAIL_VERIFIED, "data": {"verified": True}}
+
+
+@router.post("/key/new")
+def new_key(body: KeyIn, session: DB) -> dict:
+    """Sends a fresh code; the answer's key replaces the stored one."""
+    key = verification.resend_for_key(session, body.key)
+    return {"status": True, "message": msg.VERIFICATION_SENT, "data": {"key": key}}
+
+
+@router.post("/verify_email")
+def resend_verification(body: EmailIn, session: DB) -> dict:
+    verification.resend_for_email(session, body.email)
+    return {"status": True, "message": msg.RESEND_NEUTRAL}
+
+
+@router.post("/parental-consent")
+def parental_consent_request(body: ConsentIn, session: DB) -> dict:
+    parental_consent.request_consent(session, body.childUserId, body.parentEmail)
+    return {"status": True, "message": msg.CONSENT_SENT}
+
+
+@router.post("/resend-parental-consent")
+def parental_consent_resend(body: ConsentIn, session: DB) -> dict:
+    parental_consent.request_consent(session, body.childUserId, body.parentEmail)
+    return {"status": True, "message": msg.CONSENT_SENT}
+
+
+@router.post("/check-parental-approval")
+def check_parental_approval(body: ChildIn, session: DB) -> dict:
+    return {"status": True, "data": {"approved": parental_consent.is_approved(session, body.childUserId)}}
+
+
+@router.get("/parental-approval/{code}")
+def parental_approval_review(code: str, session: DB) -> dict:
+    request = parental_consent.review(session, code)
+    data = {"childName": request.child_name, "childAge": request.child_age, "childEmail": request.child_email}
+    return {"status": True, "data": data}
+
+
+@router.post("/parental-approval")
+def parental_approval_decide(body: DecisionIn, session: DB) -> dict:
+    parental_consent.decide(session, body.code, body.approve)
+    return {"status": True, "message": msg.CONSENT_APPROVED if body.approve else msg.CONSENT_DECLINED}
+
+
+@router.post("/forget_password")
+def forget_password(body: EmailIn, session: DB) -> dict:
+    passwords.request_reset(session, body.email)
+    return {"status": True, "message": msg.RESET_SENT}
+
+
+@router.post("/reset_password")
+def reset_password(body: ResetIn, session: DB) -> dict:
+    passwords.reset(session, body.code, body.password, body.repeatPassword)
+    return {"status": True, "message": msg.PASSWORD_RESET_DONE}

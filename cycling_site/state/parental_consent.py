@@ -1,0 +1,135 @@
+"""Parental consent: the kid's screen (asks for the parent's e-mail) and the parent's decision screen."""
+
+import reflex as rx
+
+from cycling_site.db import get_session
+from cycling_site.messages import accounts as msg
+from cycling_site.routes import path_of
+from cycling_site.services import parental_consent
+from cycling_site.services.codes import CodeError
+from cycling_site.services.validation import FormErrors
+
+RESEND_WAIT_SECONDS = int(parental_consent.RESEND_WAIT.total_seconds())
+AUTO_REDIRECT_MS = 720_000
+
+
+class ParentalConsentState(rx.State):
+    """form, then sent (Resend waits 300 s, Edit email goes back); after 720000 ms, to login."""
+
+    child_user_id: str = ""
+    user_age: str = ""
+    parent_email: str = ""
+    sent: bool = False
+    resend_ready: bool = False
+    run: int = 0
+    errors: dict[str, str] = {}
+    submitting: bool = False
+
+    @rx.var
+    def form_error(self) -> str:
+        return self.errors.get("form", "")
+
+    @rx.event
+    def load(self):
+        params = self.router.url.query_parameters
+        child = params.get("childUserId", "")
+        if not child:
+            return rx.redirect(path_of("register"), replace=True)
+        if child != self.child_user_id:
+            # Another child (or a first visit): start from the form. A reload keeps the sent state.
+            self.child_user_id = child
+            self.parent_email = ""
+            self.sent = False
+        self.user_age = params.get("userAge", "")
+        self.errors = {}
+        with get_session() as session:
+            approved = parental_consent.is_approved(session, child)
+        if approved:
+            return [rx.toast.success(msg.CONSENT_APPROVED), rx.redirect(path_of("login"), replace=True)]
+        return None
+
+    def _send(self, email: str):
+        self.submitting = True
+        self.errors = {}
+        yield
+        try:
+            with get_session() as session:
+                parental_consent.request_consent(session, self.child_user_id, email)
+        except FormErrors as exc:
+            self.errors = exc.errors
+            return
+        finally:
+            self.submitting = False
+        self.parent_email = email
+        self.sent = True
+        self.resend_ready = False
+        self.run += 1
+
+    @rx.event
+    def submit(self, form_data: dict):
+        yield from self._send(str(form_data.get("parentEmail", "")).strip())
+
+    @rx.event
+    def resend(self):
+        if not self.resend_ready:
+            return
+        yield from self._send(self.parent_email)
+
+    @rx.event
+    def allow_resend(self) -> None:
+        self.resend_ready = True
+
+    @rx.event
+    def edit_email(self) -> None:
+        """Back to the form; the countdowns unmount with the sent state, which cancels them."""
+        self.sent = False
+        self.errors = {}
+
+    @rx.event
+    def time_up(self):
+        return rx.redirect(path_of("login"))
+
+
+class ParentApprovalState(rx.State):
+    """loading, then review (approve or decline), then done; or failed with the reason."""
+
+    status: str = "loading"
+    message: str = ""
+    child_name: str = ""
+    child_age: int = 0
+    child_email: str = ""
+    deciding: bool = False
+
+    def _code(self) -> str:
+        return self.router.url.query_parameters.get("code", "")
+
+    @rx.event
+    def load(self) -> None:
+        self.status, self.message = "loading", ""
+        try:
+            with get_session() as session:
+                request = parental_consent.review(session, self._code())
+        except CodeError as exc:
+            self.status, self.message = "failed", str(exc)
+            return
+        self.child_name, self.child_age, self.child_email = (
+            request.child_name,
+            request.child_age,
+            request.child_email,
+        )
+        self.status = "review"
+
+    @rx.event
+    def decide(self, approve: bool):
+        self.deciding = True
+        yield
+        try:
+            with get_session() as session:
+                parental_consent.decide(session, self._code(), approve)
+        except CodeError as exc:
+            self.status, self.message = "failed", str(exc)
+        else:
+            self.status = "approved" if approve else "declined"
+            self.message = msg.CONSENT_APPROVED if approve else msg.CONSENT_DECLINED
+        finally:
+            self.deciding = False

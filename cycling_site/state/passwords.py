@@ -1,0 +1,81 @@
+"""Forgot password and reset password screens."""
+
+import reflex as rx
+
+from cycling_site.db import get_session
+from cycling_site.messages import accounts as msg
+from cycling_site.routes import path_of
+from cycling_site.services import passwords
+from cycling_site.services.codes import CodeError
+from cycling_site.services.validation import FormErrors
+
+
+class ForgotPasswordState(rx.State):
+    errors: dict[str, str] = {}
+    submitting: bool = False
+
+    @rx.event
+    def load(self) -> None:
+        self.errors = {}
+        self.submitting = False
+
+    @rx.event
+    def submit(self, form_data: dict):
+        self.submitting = True
+        self.errors = {}
+        yield
+        try:
+            with get_session() as session:
+                passwords.request_reset(session, str(form_data.get("email", "")))
+        except FormErrors as exc:
+            self.errors = exc.errors
+            return
+        finally:
+            self.submitting = False
+        yield rx.toast.success(msg.RESET_SENT, duration=8000)
+        yield rx.redirect("/")
+
+
+class ResetPasswordState(rx.State):
+    errors: dict[str, str] = {}
+    submitting: bool = False
+    has_code: bool = True
+    forced: bool = False
+
+    @rx.var
+    def form_error(self) -> str:
+        return self.errors.get("form", "")
+
+    def _code(self) -> str:
+        return self.router.url.query_parameters.get("code", "")
+
+    @rx.event
+    def load(self) -> None:
+        self.errors = {}
+        self.submitting = False
+        self.has_code = bool(self._code())
+        self.forced = self.router.url.query_parameters.get("forced") == "1"
+
+    @rx.event
+    def submit(self, form_data: dict):
+        self.submitting = True
+        self.errors = {}
+        yield
+        try:
+            with get_session() as session:
+                passwords.reset(
+                    session,
+                    self._code(),
+                    str(form_data.get("password", "")),
+                    str(form_data.get("repeatPassword", "")),
+                )
+        except FormErrors as exc:
+            self.errors = exc.errors
+            return
+        except CodeError as exc:
+            self.errors = {"form": str(exc)}
+            return
+        finally:
+            self.submitting = False
+        yield rx.toast.success(msg.PASSWORD_RESET_DONE, duration=8000)
+        yield rx.redirect(path_of("login"))

@@ -1,0 +1,54 @@
+"""Result panels: the pending, success and failure states of link pages."""
+
+import reflex as rx
+
+from cycling_site.ui.layout import card
+from cycling_site.ui.theme import COLOR, SIZE, SPACE
+
+TONE_ICON = {"success": "circle-check", "danger": "circle-x", "warning": "triangle-alert"}
+
+
+def pending_panel(text: str) -> rx.Component:
+    return card(
+        rx.vstack(rx.spinner(size="3"), rx.text(text, color=COLOR["muted"]), align="center", spacing="3"),
+        max_width="560px",
+        margin="0 auto",
+    )
+
+
+def status_panel(tone: str, title: str | rx.Var, message: str | rx.Var, *actions: rx.Component, **props):
+    return card(
+        rx.vstack(
+            rx.icon(TONE_ICON[tone], size=44, color=COLOR[tone]),
+            rx.heading(title, as_="h2", size="6", text_align="center"),
+            rx.text(message, color=COLOR["muted"], text_align="center", id="status-message"),
+            *actions,
+            align="center",
+            spacing="4",
+            padding_y=SPACE["4"],
+        ),
+        max_width="560px",
+        margin="0 auto",
+        **props,
+    )
+
+
+def primary_link(label: str, href: str, **props) -> rx.Component:
+    return rx.link(
+        rx.button(
+            label,
+            size="3",
+            background=COLOR["accent"],
+            color="white",
+            font_weight="700",
+            letter_spacing="0.04em",
+            cursor="pointer",
+            _hover={"background": COLOR["accent_dark"]},
+        ),
+        href=href,
+        **props,
+    )
+
+
+def note(text: rx.Var, **props) -> rx.Component:
+    return rx.cond(text != "", rx.text(text, font_size=SIZE["sm"], color=COLOR["muted"], **props))
