@@ -3,6 +3,7 @@
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cycling_site.messages import site as site_msg
@@ -38,12 +39,18 @@ async def _form_errors(_request: Request, exc: FormErrors) -> JSONResponse:
     return error_response(status_code, next(iter(exc.errors.values())), exc.errors)
 
 
+async def _bad_data(_request: Request, _exc: DataError) -> JSONResponse:
+    """The database refused a value (for example a NUL character on PostgreSQL): bad input, not a crash."""
+    return error_response(400, site_msg.BAD_REQUEST)
+
+
 async def _code_error(_request: Request, exc: CodeError) -> JSONResponse:
     return error_response(400, str(exc))
 
 
 def install_error_handlers(api: FastAPI) -> None:
     api.add_exception_handler(CodeError, _code_error)
+    api.add_exception_handler(DataError, _bad_data)
     api.add_exception_handler(RequestValidationError, _validation_error)
     api.add_exception_handler(StarletteHTTPException, _http_error)
     api.add_exception_handler(FormErrors, _form_errors)

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cycling_site.messages import accounts as msg
-from cycling_site.models import Account
+from cycling_site.models import Account, OutboxMessage
 from cycling_site.models.accounts import DEFAULT_COUNTRY_ID, DEFAULT_GENDER
 from cycling_site.services import human_check, rate_limit, tokens, verification
 from cycling_site.services.countries import is_country
@@ -325,8 +325,11 @@ def set_password(account: Account, password: str) -> None:
     account.must_reset_password = False
 
 
-def erase_personal_data(account: Account) -> None:
-    """Deleted accounts keep their row (for ledgers and results) but nothing that names the person."""
+def erase_personal_data(session: Session, account: Account) -> None:
+    """Deleted accounts keep their row (for ledgers and results) but nothing that names the person;
+    the e-mails kept for them go too."""
+    for message in session.exec(select(OutboxMessage).where(OutboxMessage.recipient == account.email)):
+        session.delete(message)
     account.email = f"deleted-{account.uuid}@deleted.invalid"
     account.firstname = "Deleted"
     account.lastname = "Rider"

@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, AccountCode
 from cycling_site.models.common import as_utc
+from cycling_site.services.validation import has_nul
 
 MAX_FAILED_TYPED_ATTEMPTS = 5
 
@@ -65,7 +66,7 @@ def issue(
 
 
 def _find(session: Session, purpose: str, code: str, key: str | None) -> AccountCode | None:
-    if not code or len(code) > 200 or (key is not None and len(key) > 64):
+    if not code or len(code) > 200 or (key is not None and len(key) > 64) or has_nul(code, key):
         return None
     if key is None:
         row = session.exec(select(AccountCode).where(AccountCode.code_hash == hash_code(code))).first()
@@ -109,6 +110,8 @@ def use(session: Session, purpose: str, code: str, key: str | None = None) -> Ac
 def owner(session: Session, purpose: str, *, code: str = "", key: str = "") -> Account | None:
     """The account a code (by value) or a typed code (by key) was issued to, even once expired or used,
     so that a fresh one can be sent."""
+    if has_nul(code, key):
+        return None
     if key:
         row = session.exec(select(AccountCode).where(AccountCode.key == key)).first()
     elif code:

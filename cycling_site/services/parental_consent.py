@@ -10,7 +10,7 @@ from cycling_site.models import Account, CodePurpose
 from cycling_site.models.common import as_utc
 from cycling_site.services import codes, outbox
 from cycling_site.services.accounts import age_on, erase_personal_data
-from cycling_site.services.validation import FormErrors, normalize_email
+from cycling_site.services.validation import FormErrors, has_nul, normalize_email
 from cycling_site.settings import settings
 
 RESEND_WAIT = timedelta(seconds=300)
@@ -28,7 +28,7 @@ class ConsentRequest:
 
 
 def _child(session: Session, child_uuid: str) -> Account | None:
-    if not child_uuid or len(child_uuid) > 36:
+    if not child_uuid or len(child_uuid) > 36 or has_nul(child_uuid):
         return None
     return session.exec(select(Account).where(Account.uuid == child_uuid)).first()
 
@@ -80,7 +80,7 @@ def decide(session: Session, code: str, approve: bool) -> Account:
     if approve:
         child.parent_approved = True
     else:
-        erase_personal_data(child)
+        erase_personal_data(session, child)
     session.add(child)
     session.commit()
     return child

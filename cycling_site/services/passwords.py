@@ -6,7 +6,7 @@ from sqlmodel import Session, select
 
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, CodePurpose
-from cycling_site.services import codes, outbox
+from cycling_site.services import codes, outbox, rate_limit
 from cycling_site.services.accounts import PASSWORD_MAX, PASSWORD_MIN, set_password
 from cycling_site.services.validation import FormErrors, normalize_email
 from cycling_site.settings import settings
@@ -35,6 +35,8 @@ def request_reset(session: Session, email: str) -> None:
     account = session.exec(select(Account).where(Account.email == normalized)).first()
     if account is None or account.deleted_at is not None:
         raise FormErrors({"email": msg.INVALID_EMAIL_PROVIDED})
+    if not rate_limit.allow_email("password-reset", account.email):
+        raise FormErrors({"email": msg.TOO_MANY_EMAILS})
     issued = codes.issue(session, account, CodePurpose.reset_password, RESET_LIFETIME, sent_to=account.email)
     outbox.queue_email(
         session,
@@ -62,6 +64,8 @@ def reset(session: Session, code: str, password: str, repeat: str) -> Account:
         raise FormErrors(errors)
     account = codes.use(session, CodePurpose.reset_password, code)
     set_password(account, password)
+    # Opening the e-mailed link proves the address as well as a verification link would.
+    account.email_verified = True
     session.add(account)
     session.commit()
     return account

@@ -1,6 +1,7 @@
-"""Failed-login limits per e-mail and per address (Redis-backed when REDIS_URL is set).
+"""Limits kept in memory, or in Redis when REDIS_URL is set: failed sign-ins per e-mail and per
+address, and e-mails a form may send to one address.
 
-Only failures count, so a rider who signs in often is never locked out; once either limit is
+Only failed sign-ins count, so a rider who signs in often is never locked out; once either limit is
 used up, every attempt is refused until the window moves on.
 """
 
@@ -34,6 +35,15 @@ def record_failed_login(email: str, address: str) -> None:
     limiter = _limiter()
     for item, scope, key in _limits(email, address):
         limiter.hit(item, scope, key)
+
+
+EMAILS_PER_ADDRESS = "5/hour"
+
+
+def allow_email(kind: str, recipient: str) -> bool:
+    """Counts one e-mail of this kind to this address; False once the hourly cap is reached, so that
+    resend and reset forms cannot flood an inbox (or feed guesses at a typed code)."""
+    return _limiter().hit(parse(EMAILS_PER_ADDRESS), "email", kind, recipient.lower())
 
 
 def reset_login_limits() -> None:

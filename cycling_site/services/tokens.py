@@ -60,7 +60,8 @@ def issue_session_token(account: Account, remember: bool, now: datetime | None =
         "sub": account.uuid,
         "purpose": SESSION_PURPOSE,
         "jti": uuid.uuid4().hex,
-        "iat": int(now.timestamp()),
+        # Fractional, so a password changed within the same second still ends this session.
+        "iat": now.timestamp(),
         "exp": int(expires_at.timestamp()),
         "rem": remember,
     }
@@ -80,7 +81,7 @@ def check_session(session: Session, token: str, user_id: str | None = None) -> S
     if account is None or account.deleted_at is not None:
         return SessionCheck("invalid")
     changed = account.password_changed_at
-    if changed is not None and claims.get("iat", 0) < int(as_utc(changed).timestamp()):
+    if changed is not None and claims.get("iat", 0) < as_utc(changed).timestamp():
         return SessionCheck("invalid")
     return SessionCheck("ok", account)
 

@@ -17,6 +17,11 @@ class TooManyAttempts(FormErrors):
     """The login attempt limit for this e-mail or address is used up."""
 
 
+def has_nul(*values: str | None) -> bool:
+    """A NUL character cannot reach PostgreSQL text; such input is simply not valid."""
+    return any(value and "\x00" in value for value in values)
+
+
 def normalize_email(email: str) -> str | None:
     """The canonical address, or None when it is not an address."""
     email = (email or "").strip()

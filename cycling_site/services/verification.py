@@ -1,12 +1,13 @@
 """E-mail verification: a link (/verify-user, /verify-kid) and a typed code (the Verify OTP page)."""
 
+from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session, select
 
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, AccountCode, CodePurpose
-from cycling_site.services import codes, outbox
+from cycling_site.services import codes, outbox, rate_limit
 from cycling_site.services.validation import FormErrors, normalize_email
 from cycling_site.settings import settings
 
@@ -68,8 +69,11 @@ def verify_otp(session: Session, key: str, otp: str) -> Account:
 
 
 def _resend(session: Session, account: Account | None) -> str | None:
+    """The new key, or None when there is nothing to send; CodeError when the hourly cap is reached."""
     if account is None or account.deleted_at is not None or account.email_verified:
         return None
+    if not rate_limit.allow_email("verification", account.email):
+        raise codes.CodeError(msg.TOO_MANY_EMAILS)
     key = send_verification(session, account)
     session.commit()
     return key
@@ -78,7 +82,7 @@ def _resend(session: Session, account: Account | None) -> str | None:
 def resend_for_link(session: Session, code: str) -> None:
     """Resend from a failed link page: the old (even expired) link names the account."""
     account = codes.owner(session, CodePurpose.verify_email, code=code or "")
-    if account is None:
+    if account is None or account.deleted_at is not None:
         raise codes.CodeError(msg.CODE_INVALID)
     if account.email_verified:
         raise codes.CodeError(msg.EMAIL_VERIFIED)
@@ -93,9 +97,15 @@ def resend_for_key(session: Session, key: str) -> str:
     return new_key
 
 
-def resend_for_email(session: Session, email: str) -> None:
-    """Always the same answer, so the form cannot tell which addresses have accounts."""
+def resend_for_email(session: Session, email: str, tell_limit: bool = False) -> None:
+    """The same answer whether or not the address has an account, so the form cannot be used to find out;
+    only the sign-in page, after a right password, is told when the hourly cap is reached."""
     normalized = normalize_email(email)
     if normalized is None:
         raise FormErrors({"email": msg.EMAIL_REQUIRED_VALID})
-    _resend(session, session.exec(select(Account).where(Account.email == normalized)).first())
+    account = session.exec(select(Account).where(Account.email == normalized)).first()
+    if tell_limit:
+        _resend(session, account)
+        return
+    with suppress(codes.CodeError):
+        _resend(session, account)

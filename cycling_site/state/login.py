@@ -10,6 +10,7 @@ from cycling_site.messages import accounts as msg
 from cycling_site.routes import path_of
 from cycling_site.services import accounts, passwords, verification
 from cycling_site.services.accounts import EmailNotVerified, FormErrors
+from cycling_site.services.codes import CodeError
 from cycling_site.settings import settings
 from cycling_site.state.session import HOME_AFTER_LOGIN, SessionState
 
@@ -102,9 +103,13 @@ class LoginState(rx.State):
 
     @rx.event
     def resend_verification(self) -> None:
-        with get_session() as session:
-            verification.resend_for_email(session, self.unverified_email)
-        self.resend_note = msg.VERIFICATION_SENT
+        try:
+            with get_session() as session:
+                verification.resend_for_email(session, self.unverified_email, tell_limit=True)
+        except CodeError as exc:
+            self.resend_note = str(exc)
+        else:
+            self.resend_note = msg.VERIFICATION_SENT
 
     @rx.event
     async def submit(self, form_data: dict):

@@ -41,7 +41,8 @@ class VerifyLinkState(rx.State):
             with get_session() as session:
                 verification.resend_for_link(session, self._code())
         except CodeError as exc:
-            self.resend_note = str(exc) if str(exc) == msg.EMAIL_VERIFIED else msg.EMAIL_RESEND_ERROR
+            told = (msg.EMAIL_VERIFIED, msg.TOO_MANY_EMAILS)
+            self.resend_note = str(exc) if str(exc) in told else msg.EMAIL_RESEND_ERROR
         else:
             self.resend_note = msg.VERIFICATION_SENT
         finally:
@@ -95,7 +96,7 @@ class VerifyOtpState(rx.State):
         try:
             with get_session() as session:
                 self.user_key = verification.resend_for_key(session, self.user_key)
-        except CodeError:
-            self.errors = {"form": msg.EMAIL_RESEND_ERROR}
+        except CodeError as exc:
+            self.errors = {"form": str(exc) if str(exc) == msg.TOO_MANY_EMAILS else msg.EMAIL_RESEND_ERROR}
         else:
             self.notice = msg.VERIFICATION_SENT

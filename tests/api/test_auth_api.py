@@ -299,10 +299,12 @@ def test_adult_registration(client, session):
         REGISTER, json=register_body(token=solve_payload(), IsAllowedToSendMarketingEmails=True)
     )
     assert response.status_code == 200, response.text
-    assert response.json() == {
+    body = response.json()
+    key = body["data"].get("key", "")
+    assert body == {
         "status": True,
         "message": msg.REGISTERED,
-        "data": {"requiresParentalConsent": False},
+        "data": {"requiresParentalConsent": False, "key": key},
     }
     account = session.exec(select(Account).where(Account.email == "layla@example.com")).one()
     assert account.is_kid is False
@@ -310,6 +312,7 @@ def test_adult_registration(client, session):
     mail = session.exec(select(OutboxMessage)).one()
     assert mail.recipient == "layla@example.com"
     assert "/verify-user?es=" in mail.body
+    assert f"/auth/verification?key={key}" in mail.body
 
 
 def test_kid_registration_needs_parental_consent(client, session):
