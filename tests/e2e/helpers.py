@@ -39,6 +39,12 @@ def sign_in(page: Page, email: str = RIDER, password: str = DEMO_PASSWORD, path:
     submit(page, "#login-submit")
 
 
+def wait_signed_in(page: Page) -> None:
+    """Waits until the page has checked the session and shows the rider's menu (cookies stored,
+    session watch running)."""
+    expect(page.locator("#avatar-button")).to_be_visible()
+
+
 def session_cookies(page: Page) -> dict[str, str]:
     """The session cookies that still hold a value (signing out empties both)."""
     cookies = page.context.cookies()

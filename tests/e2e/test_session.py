@@ -9,7 +9,7 @@ from sqlmodel import select
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account
 from cycling_site.services import tokens
-from tests.e2e.helpers import RIDER, at, session_cookies, sign_in
+from tests.e2e.helpers import RIDER, at, session_cookies, sign_in, wait_signed_in
 
 HOME = re.compile(r"^http://[^/]+/user/activities/?#profile$")
 TOKEN_EXPIRED = re.compile(
@@ -25,6 +25,7 @@ def _replace_token(page: Page, token: str) -> None:
 def test_expired_token_clears_both_cookies(page: Page, db):
     sign_in(page)
     expect(page).to_have_url(HOME)
+    wait_signed_in(page)
     rider = db.exec(select(Account).where(Account.email == RIDER)).one()
     expired = tokens.issue_session_token(rider, remember=True, now=datetime.now(UTC) - timedelta(days=31))
     _replace_token(page, expired.token)
@@ -37,6 +38,7 @@ def test_expired_token_clears_both_cookies(page: Page, db):
 def test_tampered_token_is_refused(page: Page):
     sign_in(page)
     expect(page).to_have_url(HOME)
+    wait_signed_in(page)
     token = session_cookies(page)["rider_token"]
     _replace_token(page, token[:-4] + ("AAAA" if not token.endswith("AAAA") else "BBBB"))
     page.goto("/user/profile")
@@ -47,6 +49,7 @@ def test_tampered_token_is_refused(page: Page):
 def test_missing_cookie_means_session_expired(page: Page):
     sign_in(page)
     expect(page).to_have_url(HOME)
+    wait_signed_in(page)
     page.context.clear_cookies(name="rider_id")
     page.goto("/user/profile")
     expect(page).to_have_url(
@@ -58,6 +61,7 @@ def test_missing_cookie_means_session_expired(page: Page):
 def test_session_is_rechecked_when_the_window_gets_focus(page: Page, db):
     sign_in(page, path="/auth/login?redirect=/user/profile")
     expect(page).to_have_url(at("/user/profile"))
+    wait_signed_in(page)
     tokens.revoke_session(db, session_cookies(page)["rider_token"])
     page.evaluate("window.dispatchEvent(new Event('focus'))")
     expect(page).to_have_url(TOKEN_EXPIRED)
@@ -67,6 +71,7 @@ def test_session_is_rechecked_when_the_window_gets_focus(page: Page, db):
 def test_session_is_rechecked_when_the_tab_becomes_visible(page: Page, db):
     sign_in(page, path="/auth/login?redirect=/user/profile")
     expect(page).to_have_url(at("/user/profile"))
+    wait_signed_in(page)
     tokens.revoke_session(db, session_cookies(page)["rider_token"])
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     expect(page).to_have_url(TOKEN_EXPIRED)
@@ -75,6 +80,7 @@ def test_session_is_rechecked_when_the_tab_becomes_visible(page: Page, db):
 def test_public_page_with_a_stale_cookie_shows_login(page: Page, db):
     sign_in(page)
     expect(page).to_have_url(HOME)
+    wait_signed_in(page)
     tokens.revoke_session(db, session_cookies(page)["rider_token"])
     page.goto("/teams")
     expect(page.locator("#header-login")).to_be_visible()
@@ -104,6 +110,7 @@ def test_session_is_rechecked_every_two_minutes(page: Page, db):
     page.add_init_script(RECORD_INTERVALS)
     sign_in(page, path="/auth/login?redirect=/user/profile")
     expect(page).to_have_url(at("/user/profile"))
+    wait_signed_in(page)
     expect(page.get_by_role("heading", name="Profile")).to_be_visible()
     assert page.evaluate(f"{SESSION_TIMERS}.length") == 1
     tokens.revoke_session(db, session_cookies(page)["rider_token"])
