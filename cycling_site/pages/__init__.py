@@ -2,8 +2,9 @@
 
 import reflex as rx
 
-from cycling_site.pages import auth, dev, site
+from cycling_site.pages import auth, connections, dev, profile_stand_in, site
 from cycling_site.routes import ROUTES
+from cycling_site.state.connections import OAuthCallbackState
 from cycling_site.state.login import LoginState
 from cycling_site.state.mailbox import MailboxState
 from cycling_site.state.register import RegisterState
@@ -19,6 +20,8 @@ BUILT = {
     "register": (auth.register_page, [RegisterState.load]),
     "ruleset": (None, [SiteState.check_ruleset]),
     "dev-mailbox": (dev.mailbox_page, [MailboxState.load]),
+    "oauth": (connections.oauth_callback_page, [OAuthCallbackState.finish]),
+    "profile": (profile_stand_in.profile_page, []),
 }
 
 
