@@ -279,6 +279,7 @@ def profile(network: str, request: Request) -> Response:
 
 def install(app: FastAPI) -> None:
     """Serves the demo provider from `app` and lets the OAuth client reach it without leaving the process."""
-    if not any(getattr(route, "path", "").startswith(oauth_client.EMBEDDED_PREFIX) for route in app.routes):
+    if not getattr(app.state, "demo_oauth_provider", False):
         app.include_router(router)
+        app.state.demo_oauth_provider = True
     oauth_client.serve_embedded_from(app)

@@ -234,6 +234,8 @@ def oauth_callback_page() -> rx.Component:
                 rx.cond(
                     OAuthCallbackState.failed,
                     rx.vstack(
+                        rx.icon("unlink", size=36, color=COLOR["danger"]),
+                        rx.heading(OAuthCallbackState.network_name, as_="h1", size="5"),
                         form_alert(OAuthCallbackState.error_text, id="oauth-error"),
                         rx.link(
                             rx.button(msg.BACK_TO_CONNECTIONS, size="3", variant="outline", cursor="pointer"),

@@ -33,11 +33,6 @@ async def _signed_in_account(state: rx.State) -> Account | None:
         return tokens.check_session(session, session_state.token, session_state.user_id).account
 
 
-def _back_to_login(state: rx.State):
-    url = state.router.url
-    return rx.redirect(login_url("session_expired", url.path + (f"?{url.query}" if url.query else "")))
-
-
 class ConnectionsState(rx.State):
     apps: list[AppCard] = []
     loaded: bool = False
@@ -64,16 +59,15 @@ class ConnectionsState(rx.State):
         self.loaded = True
 
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
+        """On mount; a page without a valid session is the route guard's to redirect."""
         self.error = ""
         self.busy = ""
         self.confirming = ""
         self.xert_errors = {}
         account = await _signed_in_account(self)
-        if account is None:
-            return _back_to_login(self)
-        self._refresh(account)
-        return None
+        if account is not None:
+            self._refresh(account)
 
     @rx.event
     async def connect(self, network: str):
@@ -84,7 +78,7 @@ class ConnectionsState(rx.State):
         account = await _signed_in_account(self)
         if account is None:
             self.busy = ""
-            yield _back_to_login(self)
+            yield SessionState.guard
             return
         try:
             with get_session() as session:
@@ -93,6 +87,8 @@ class ConnectionsState(rx.State):
             self.busy = ""
             self.error = next(iter(exc.errors.values()))
             return
+        # The callback page must not open on an earlier attempt's error.
+        (await self.get_state(OAuthCallbackState)).failed = False
         yield rx.call_script(f"window.location.assign({json.dumps(url)})")
 
     @rx.event
@@ -112,7 +108,7 @@ class ConnectionsState(rx.State):
         account = await _signed_in_account(self)
         if account is None:
             self.busy = self.confirming = ""
-            yield _back_to_login(self)
+            yield SessionState.guard
             return
         name = NETWORK_NAMES.get(network, network)
         try:
@@ -135,7 +131,7 @@ class ConnectionsState(rx.State):
         account = await _signed_in_account(self)
         if account is None:
             self.xert_submitting = False
-            yield _back_to_login(self)
+            yield SessionState.guard
             return
         try:
             with get_session() as session:
@@ -162,10 +158,14 @@ class OAuthCallbackState(rx.State):
         self.failed = False
         parts = self.router.url.path.strip("/").split("/")
         network = parts[1].lower() if len(parts) > 1 else ""
-        self.network_name = NETWORK_NAMES.get(network, "")
+        self.network_name = NETWORK_NAMES.get(network, "Connections")
         account = await _signed_in_account(self)
         if account is None:
-            return _back_to_login(self)
+            # The callback is no authRequired route: sign in, then come back with the same query.
+            url = self.router.url
+            return rx.redirect(
+                login_url("session_expired", url.path + (f"?{url.query}" if url.query else ""))
+            )
         query = self.router.url.query_parameters
         try:
             with get_session() as session:

@@ -7,6 +7,7 @@ import pytest
 from sqlmodel import select
 
 from cycling_site.clients import oauth
+from cycling_site.embedded import oauth_provider
 from cycling_site.messages import accounts as account_msg
 from cycling_site.messages import connections as msg
 from cycling_site.models import Connection, OAuthState
@@ -338,3 +339,11 @@ def test_provider_token_endpoint(provider):
     )
     assert unsupported.json() == {"error": "unsupported_grant_type"}
     assert provider.get(f"{PROVIDER}/strava/me").status_code == 401
+
+
+def test_installing_twice_serves_the_provider_once(provider):
+    app = provider.app
+    routes_before = len(app.routes)
+    oauth_provider.install(app)
+    assert len(app.routes) == routes_before
+    assert oauth._local_app is app
