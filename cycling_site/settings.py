@@ -27,6 +27,44 @@ def _env_int(name: str, default: int) -> int:
     return int(_env(name, str(default)))
 
 
+# Fitness apps a rider can connect (spec 2 section 4); xert links with a username and password.
+OAUTH_NETWORKS = ("strava", "todaysplan", "trainingpeaks", "intervals", "analogx", "xert", "whoop")
+PASSWORD_GRANT_NETWORKS = frozenset({"xert"})
+OAUTH_KEYS = ("CLIENT_ID", "CLIENT_SECRET", "AUTHORIZE_URL", "TOKEN_URL", "SCOPE", "PROFILE_URL")
+
+
+def oauth_setting_names(network: str) -> list[str]:
+    keys = [key for key in OAUTH_KEYS if not (network in PASSWORD_GRANT_NETWORKS and key == "AUTHORIZE_URL")]
+    return [f"OAUTH_{network.upper()}_{key}" for key in keys]
+
+
+@dataclass(frozen=True)
+class OAuthProvider:
+    """One fitness app's OAuth 2 client registration; no client id means the embedded demo provider."""
+
+    client_id: str
+    client_secret: str
+    authorize_url: str
+    token_url: str
+    scope: str
+    profile_url: str
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.client_id)
+
+
+def _oauth_provider(network: str) -> OAuthProvider:
+    prefix = f"OAUTH_{network.upper()}_"
+    provider = OAuthProvider(**{key.lower(): _env(prefix + key, "") for key in OAUTH_KEYS})
+    if provider.configured:
+        required = {f"{prefix}{key}" for key in ("CLIENT_SECRET", "AUTHORIZE_URL", "TOKEN_URL")}
+        missing = [name for name in oauth_setting_names(network) if name in required and not _env(name, "")]
+        if missing:
+            raise ValueError(f"{prefix}CLIENT_ID is set: set {', '.join(missing)} too")
+    return provider
+
+
 @dataclass(frozen=True)
 class Settings:
     app_env: str
@@ -51,6 +89,7 @@ class Settings:
     mail_retry_seconds: int
     site_name: str
     data_dir: Path
+    oauth: dict[str, OAuthProvider]
 
     @property
     def demo(self) -> bool:
@@ -84,6 +123,7 @@ def load_settings() -> Settings:
         mail_retry_seconds=_env_int("MAIL_RETRY_SECONDS", 30),
         site_name=_env("SITE_NAME", "RideArena"),
         data_dir=data_dir,
+        oauth={network: _oauth_provider(network) for network in OAUTH_NETWORKS},
     )
     if settings.app_env not in {"demo", "production"}:
         raise ValueError("APP_ENV must be 'demo' or 'production'")
@@ -100,4 +140,6 @@ def load_settings() -> Settings:
 
 settings = load_settings()
 
-SETTING_NAMES = [f.name.upper() for f in fields(Settings)]
+SETTING_NAMES = [f.name.upper() for f in fields(Settings) if f.name != "oauth"] + [
+    name for network in OAUTH_NETWORKS for name in oauth_setting_names(network)
+]

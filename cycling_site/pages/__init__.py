@@ -2,8 +2,18 @@
 
 import reflex as rx
 
-from cycling_site.pages import auth, dev, parental_consent, passwords, site, verification
+from cycling_site.pages import (
+    auth,
+    connections,
+    dev,
+    parental_consent,
+    passwords,
+    profile_stand_in,
+    site,
+    verification,
+)
 from cycling_site.routes import ROUTES
+from cycling_site.state.connections import OAuthCallbackState
 from cycling_site.state.login import LoginState
 from cycling_site.state.mailbox import MailboxState
 from cycling_site.state.parental_consent import ParentalConsentState, ParentApprovalState
@@ -29,6 +39,8 @@ BUILT = {
     "parental-approval": (parental_consent.parental_approval_page, [ParentApprovalState.load]),
     "forgetpassword": (passwords.forgot_password_page, [ForgotPasswordState.load]),
     "resetpassword": (passwords.reset_password_page, [ResetPasswordState.load]),
+    "oauth": (connections.oauth_callback_page, [OAuthCallbackState.finish]),
+    "profile": (profile_stand_in.profile_page, []),
 }
 
 

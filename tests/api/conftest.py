@@ -4,7 +4,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cycling_site.api.main import api
-from tests.unit.conftest import human_check_payload, make_account  # noqa: F401
+from tests.unit.conftest import (  # noqa: F401
+    anyio_backend,
+    human_check_payload,
+    make_account,
+    provider,
+    use_settings,
+)
 
 
 @pytest.fixture

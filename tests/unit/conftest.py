@@ -75,3 +75,6 @@ def make_account(session: Session) -> Callable[..., Account]:
         return account
 
     return make
+
+
+from tests.unit.connections_support import anyio_backend, provider, use_settings  # noqa: E402, F401

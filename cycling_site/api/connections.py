@@ -1,0 +1,93 @@
+"""External apps (spec 1 section 7 "POST oauth, oauth/check, oauth/authorize/code"; spec 2 section 7
+remove_connection): list, connect through OAuth, link Xert, disconnect."""
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from cycling_site.api.deps import DB, CurrentAccount
+from cycling_site.messages import connections as msg
+from cycling_site.models import Connection
+from cycling_site.services import connections
+from cycling_site.services.connections import NETWORK_NAMES, NetworkStatus
+
+router = APIRouter(tags=["connections"])
+
+SHORT = 300
+LONG = 4000
+
+
+class NetworkIn(BaseModel):
+    network: str = Field(default="", max_length=SHORT)
+
+
+class CallbackIn(BaseModel):
+    """The callback's route and query parameters, as the app sent the rider back."""
+
+    network: str = Field(default="", max_length=SHORT)
+    source: str | None = Field(default=None, max_length=SHORT)
+    code: str = Field(default="", max_length=LONG)
+    state: str = Field(default="", max_length=SHORT)
+    error: str = Field(default="", max_length=LONG)
+
+
+class RemoveIn(BaseModel):
+    account: str = Field(default="", max_length=SHORT, description="The app to disconnect, e.g. strava")
+
+
+class XertIn(BaseModel):
+    username: str = Field(default="", max_length=SHORT)
+    password: str = Field(default="", max_length=SHORT)
+
+
+def _status(item: NetworkStatus) -> dict:
+    return {
+        "network": item.network,
+        "name": item.name,
+        "usesPassword": item.uses_password,
+        "connected": item.connected,
+        "externalUser": item.external_user,
+        "connectedAt": item.connected_at.isoformat() if item.connected_at else None,
+    }
+
+
+def _connection(row: Connection) -> dict:
+    return {
+        "network": row.network,
+        "name": NETWORK_NAMES[row.network],
+        "connected": True,
+        "externalUser": row.external_user,
+    }
+
+
+@router.get("/auth/connections")
+def list_connections(account: CurrentAccount, session: DB) -> dict:
+    return {"status": True, "data": [_status(item) for item in connections.statuses(session, account)]}
+
+
+@router.post("/oauth/authorize/code")
+async def authorize(body: NetworkIn, account: CurrentAccount, session: DB) -> dict:
+    """Answers the app's authorization URL (with a fresh single-use state) to send the rider to."""
+    url = await connections.authorization_url(session, account, body.network)
+    return {"status": True, "data": {"url": url}}
+
+
+@router.post("/oauth/check")
+async def check(body: CallbackIn, account: CurrentAccount, session: DB) -> dict:
+    """The callback's query: checks the state, exchanges the code and connects the app."""
+    row = await connections.complete_authorization(
+        session, account, body.network, code=body.code, state=body.state, error=body.error
+    )
+    return {"status": True, "message": msg.connected(NETWORK_NAMES[row.network]), "data": _connection(row)}
+
+
+@router.post("/oauth/xert")
+async def link_xert(body: XertIn, account: CurrentAccount, session: DB) -> dict:
+    row = await connections.link_xert(session, account, body.username, body.password)
+    return {"status": True, "message": msg.connected(NETWORK_NAMES["xert"]), "data": _connection(row)}
+
+
+@router.post("/auth/remove_connection")
+def remove_connection(body: RemoveIn, account: CurrentAccount, session: DB) -> dict:
+    connections.remove_connection(session, account, body.account)
+    network = body.account.strip().lower()
+    return {"status": True, "message": msg.disconnected(NETWORK_NAMES[network])}

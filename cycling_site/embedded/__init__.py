@@ -1,0 +1,1 @@
+"""Default implementations of the outside services, served by the same process."""
