@@ -1,0 +1,1 @@
+"""Clients for the services outside the web process (messaging, activity, payment, content)."""
