@@ -2,8 +2,9 @@
 
 import reflex as rx
 
-from cycling_site.pages import auth, dev, site
+from cycling_site.pages import auth, contact, dev, site
 from cycling_site.routes import ROUTES
+from cycling_site.state.contact import ContactState
 from cycling_site.state.login import LoginState
 from cycling_site.state.mailbox import MailboxState
 from cycling_site.state.register import RegisterState
@@ -19,6 +20,7 @@ BUILT = {
     "register": (auth.register_page, [RegisterState.load]),
     "ruleset": (None, [SiteState.check_ruleset]),
     "dev-mailbox": (dev.mailbox_page, [MailboxState.load]),
+    "contacts": (contact.contact_page, [ContactState.load]),
 }
 
 
