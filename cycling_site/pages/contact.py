@@ -20,6 +20,16 @@ TEXT_AREA_STYLE = {
 }
 
 
+def _checked(name: str) -> dict:
+    """Marks a field with an error for screen readers (and its message) and with a red border."""
+    has_error = ContactState.errors.contains(name)
+    return {
+        "aria_invalid": rx.cond(has_error, "true", "false"),
+        "aria_describedby": f"{name}-error",
+        "border_color": rx.cond(has_error, COLOR["danger"], COLOR["border"]),
+    }
+
+
 def _support_link(**props) -> rx.Component:
     return rx.link(
         settings.support_email,
@@ -87,13 +97,19 @@ def _form() -> rx.Component:
                     field(
                         "Name",
                         "name",
-                        text_input("name", auto_complete="name", max_length=NAME_MAX),
+                        text_input("name", auto_complete="name", max_length=NAME_MAX, **_checked("name")),
                         errors,
                     ),
                     field(
                         "Email",
                         "email",
-                        text_input("email", "email", auto_complete="email", placeholder="you@example.com"),
+                        text_input(
+                            "email",
+                            "email",
+                            auto_complete="email",
+                            placeholder="you@example.com",
+                            **_checked("email"),
+                        ),
                         errors,
                     ),
                     columns=rx.breakpoints(initial="1", sm="2"),
@@ -110,6 +126,7 @@ def _form() -> rx.Component:
                         input_mode="tel",
                         placeholder="+971 50 123 4567",
                         max_length=PHONE_MAX,
+                        **_checked("phone"),
                     ),
                     errors,
                 ),
@@ -123,13 +140,18 @@ def _form() -> rx.Component:
                         max_length=MESSAGE_MAX,
                         placeholder="How can we help? (at least 10 characters)",
                         style=TEXT_AREA_STYLE,
+                        **_checked("message"),
                     ),
                     errors,
                 ),
                 form_alert(ContactState.form_error, id="contact-error"),
                 form_alert(ContactState.sent, tone="success", id="contact-sent"),
                 submit_button(
-                    "Send message", ~ContactState.submitting, ContactState.submitting, id="contact-submit"
+                    "Send message",
+                    # Until the page is live a press would post the form natively and lose what was typed.
+                    rx.State.is_hydrated & ~ContactState.submitting,
+                    ContactState.submitting,
+                    id="contact-submit",
                 ),
                 spacing="4",
                 width="100%",

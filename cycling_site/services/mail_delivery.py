@@ -77,7 +77,8 @@ def _claim(message_id: int, now: datetime) -> _Claimed | None:
         result = session.exec(
             update(OutboxMessage)
             .where(col(OutboxMessage.id) == message_id, *_due(now))
-            .values(next_attempt_at=now + timedelta(seconds=CLAIM_SECONDS))
+            # From the wall clock: a long pass must not hand out a claim that has already run out.
+            .values(next_attempt_at=max(now, utcnow()) + timedelta(seconds=CLAIM_SECONDS))
         )
         session.commit()
         if result.rowcount != 1:

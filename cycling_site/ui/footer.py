@@ -49,7 +49,8 @@ def _subscribe() -> rx.Component:
                     type="email",
                     auto_complete="email",
                     placeholder="you@example.com",
-                    aria_label="Email for race news",
+                    # Not "Email": a label search for the page's own e-mail field must not find this one.
+                    aria_label="Address for race news",
                     style={**INPUT_STYLE, "flex": "1", "min_width": "0"},
                 ),
                 rx.button(
@@ -59,7 +60,7 @@ def _subscribe() -> rx.Component:
                     size="3",
                     height="44px",
                     loading=SubscribeState.submitting,
-                    disabled=SubscribeState.submitting,
+                    disabled=~rx.State.is_hydrated | SubscribeState.submitting,
                     background=COLOR["accent"],
                     color="white",
                     font_weight="700",

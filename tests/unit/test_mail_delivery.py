@@ -229,6 +229,18 @@ def test_two_passes_at_once_send_a_message_only_once(session, smtp):
     assert len(smtp.received) == 1
 
 
+def test_a_message_claimed_by_a_pass_that_crashed_is_sent_once_the_claim_runs_out(session, smtp):
+    message = queue(session)
+    now = datetime.now(UTC)
+    assert mail_delivery._claim(message.id, now) is not None  # a pass took it, then stopped mid-send
+    assert deliver(now) == 0, "another pass sent a message that is being sent"
+    assert smtp.received == []
+
+    assert deliver(now + timedelta(seconds=mail_delivery.CLAIM_SECONDS + 1)) == 1
+    assert len(smtp.received) == 1
+    assert reload(session, message).sent_at is not None
+
+
 def test_line_breaks_in_a_subject_cannot_add_headers(session, smtp):
     queue(session, subject="Hello\r\nBcc: someone@example.net")
     assert deliver() == 1
