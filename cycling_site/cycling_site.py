@@ -1,4 +1,4 @@
-"""The Reflex app: pages, the REST API and the site-wide middleware."""
+"""The Reflex app: pages, the REST API, the site-wide middleware and the e-mail delivery loop."""
 
 import reflex as rx
 
@@ -8,6 +8,7 @@ from cycling_site.api.middleware import SiteMiddleware
 from cycling_site.embedded import oauth_provider
 from cycling_site.pages import register_pages
 from cycling_site.pages.site import frame_guard
+from cycling_site.services.mail_delivery import deliver_forever
 from cycling_site.ui.theme import GLOBAL_STYLE
 
 oauth_provider.install(api)
@@ -17,3 +18,4 @@ app = rx.App(
     style=GLOBAL_STYLE,
 )
 register_pages(app)
+app.register_lifespan_task(deliver_forever)

@@ -1,1 +1,2 @@
-"""httpx clients for the services outside the web process; each talks a wire contract."""
+"""Clients for the services outside the web process (messaging, activity, payment, content), each
+talking a wire contract."""

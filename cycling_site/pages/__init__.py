@@ -5,6 +5,7 @@ import reflex as rx
 from cycling_site.pages import (
     auth,
     connections,
+    contact,
     dev,
     parental_consent,
     passwords,
@@ -14,6 +15,7 @@ from cycling_site.pages import (
 )
 from cycling_site.routes import ROUTES
 from cycling_site.state.connections import OAuthCallbackState
+from cycling_site.state.contact import ContactState
 from cycling_site.state.login import LoginState
 from cycling_site.state.mailbox import MailboxState
 from cycling_site.state.parental_consent import ParentalConsentState, ParentApprovalState
@@ -41,6 +43,7 @@ BUILT = {
     "resetpassword": (passwords.reset_password_page, [ResetPasswordState.load]),
     "oauth": (connections.oauth_callback_page, [OAuthCallbackState.finish]),
     "profile": (profile_stand_in.profile_page, []),
+    "contacts": (contact.contact_page, [ContactState.load]),
 }
 
 

@@ -1,9 +1,12 @@
-"""The footer: logo, location, support contact, two menus and the copyright with the year."""
+"""The footer: logo, location, support contact, two menus, Subscribe and the copyright with the year."""
 
 import reflex as rx
 
+from cycling_site.messages import contact as contact_msg
 from cycling_site.routes import path_of
 from cycling_site.settings import settings
+from cycling_site.state.contact import SUBSCRIBE_FORM_ID, SubscribeState
+from cycling_site.ui.forms import INPUT_STYLE, form_alert
 from cycling_site.ui.header import logo
 from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, SIZE, SPACE
 
@@ -19,7 +22,7 @@ CURRENT_YEAR = rx.Var("new Date().getFullYear()").to(int)
 
 def _menu(title: str, items: list[tuple[str, str]]) -> rx.Component:
     return rx.vstack(
-        rx.text(title, font_weight="700", color="white", text_transform="uppercase", font_size=SIZE["sm"]),
+        _heading(title),
         *[
             rx.link(label, href=href, color=COLOR["on_ink_muted"], font_size=SIZE["sm"], underline="hover")
             for label, href in items
@@ -27,6 +30,57 @@ def _menu(title: str, items: list[tuple[str, str]]) -> rx.Component:
         spacing="2",
         as_="nav",
         aria_label=title,
+    )
+
+
+def _heading(title: str) -> rx.Component:
+    return rx.text(title, font_weight="700", color="white", text_transform="uppercase", font_size=SIZE["sm"])
+
+
+def _subscribe() -> rx.Component:
+    return rx.vstack(
+        _heading(contact_msg.SUBSCRIBE_TITLE),
+        rx.text(contact_msg.SUBSCRIBE_INTRO, color=COLOR["on_ink_muted"], font_size=SIZE["sm"]),
+        rx.form(
+            rx.hstack(
+                rx.el.input(
+                    id="subscribe-email",
+                    name="email",
+                    type="email",
+                    auto_complete="email",
+                    placeholder="you@example.com",
+                    # Not "Email": a label search for the page's own e-mail field must not find this one.
+                    aria_label="Address for race news",
+                    style={**INPUT_STYLE, "flex": "1", "min_width": "0"},
+                ),
+                rx.button(
+                    "Subscribe",
+                    type="submit",
+                    id="subscribe-submit",
+                    size="3",
+                    height="44px",
+                    loading=SubscribeState.submitting,
+                    disabled=~rx.State.is_hydrated | SubscribeState.submitting,
+                    background=COLOR["accent"],
+                    color="white",
+                    font_weight="700",
+                    cursor="pointer",
+                    _hover={"background": COLOR["accent_dark"]},
+                ),
+                spacing="2",
+                width="100%",
+            ),
+            id=SUBSCRIBE_FORM_ID,
+            on_submit=SubscribeState.submit,
+            reset_on_submit=False,
+            no_validate=True,
+            width="100%",
+        ),
+        form_alert(SubscribeState.error, id="subscribe-error"),
+        form_alert(SubscribeState.notice, tone="success", id="subscribe-notice"),
+        spacing="3",
+        width="100%",
+        id="subscribe",
     )
 
 
@@ -51,7 +105,8 @@ def footer() -> rx.Component:
                 ),
                 _menu("Community", COMMUNITY_MENU),
                 _menu("Information", INFO_MENU),
-                columns=rx.breakpoints(initial="1", sm="3"),
+                _subscribe(),
+                columns=rx.breakpoints(initial="1", sm="2", md="1.2fr 1fr 1fr 1.6fr"),
                 spacing="6",
                 width="100%",
             ),

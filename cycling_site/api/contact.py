@@ -1,0 +1,45 @@
+"""Contact us and Subscribe (spec 2 section 7: POST contact, POST subscribe)."""
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from cycling_site.api.deps import DB
+from cycling_site.messages import contact as msg
+from cycling_site.services import contact
+from cycling_site.services.contact import ContactForm
+
+router = APIRouter(tags=["contact"])
+
+# Far above what the rules accept: longer input is refused before any work is done.
+SHORT = 300
+LONG = 20_000
+
+
+class ContactIn(BaseModel):
+    name: str = Field(default="", max_length=SHORT)
+    phone: str | None = Field(default=None, max_length=SHORT)
+    email: str = Field(default="", max_length=SHORT)
+    message: str = Field(default="", max_length=LONG)
+
+
+class SubscribeIn(BaseModel):
+    email: str = Field(default="", max_length=SHORT)
+
+
+def _client_address(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+@router.post("/contact")
+def send_contact_message(body: ContactIn, request: Request, session: DB) -> dict:
+    """Stores the message and e-mails it to support; 400 with errors per field on bad input."""
+    form = ContactForm(name=body.name, phone=body.phone or "", email=body.email, message=body.message)
+    contact.send_message(session, form, _client_address(request))
+    return {"status": True, "message": msg.SENT}
+
+
+@router.post("/subscribe")
+def subscribe(body: SubscribeIn, request: Request, session: DB) -> dict:
+    """Answers the same for a new and an already subscribed address."""
+    contact.subscribe(session, body.email, _client_address(request))
+    return {"status": True, "message": msg.SUBSCRIBED}

@@ -1,0 +1,84 @@
+"""The Contact us form and the footer's Subscribe form."""
+
+import json
+
+import reflex as rx
+
+from cycling_site.db import get_session
+from cycling_site.messages import contact as msg
+from cycling_site.services import contact
+from cycling_site.services.accounts import FormErrors
+from cycling_site.services.contact import ContactForm
+
+CONTACT_FORM_ID = "contact-form"
+CONTACT_FIELDS = ("name", "email", "phone", "message")
+SUBSCRIBE_FORM_ID = "subscribe-form"
+
+
+def _reset_form(form_id: str) -> rx.event.EventSpec:
+    return rx.call_script(f"document.getElementById({json.dumps(form_id)})?.reset()")
+
+
+def _focus(element_id: str) -> rx.event.EventSpec:
+    return rx.call_script(f"document.getElementById({json.dumps(element_id)})?.focus()")
+
+
+class ContactState(rx.State):
+    errors: dict[str, str] = {}
+    sent: str = ""
+    submitting: bool = False
+
+    @rx.var
+    def form_error(self) -> str:
+        return self.errors.get("form", "")
+
+    @rx.event
+    def load(self) -> None:
+        self.errors = {}
+        self.sent = ""
+        self.submitting = False
+
+    @rx.event
+    def submit(self, form_data: dict):
+        """Shows the busy button at once, then sends; on success confirms and empties the form."""
+        self.submitting = True
+        self.errors = {}
+        self.sent = ""
+        yield
+        form = ContactForm(**{name: str(form_data.get(name, "")) for name in CONTACT_FIELDS})
+        try:
+            with get_session() as session:
+                contact.send_message(session, form, self.router.session.client_ip)
+        except FormErrors as exc:
+            self.errors = exc.errors
+            first = next((name for name in CONTACT_FIELDS if name in exc.errors), None)
+            if first:
+                yield _focus(first)
+            return
+        finally:
+            self.submitting = False
+        self.sent = msg.SENT
+        yield _reset_form(CONTACT_FORM_ID)
+
+
+class SubscribeState(rx.State):
+    error: str = ""
+    notice: str = ""
+    submitting: bool = False
+
+    @rx.event
+    def submit(self, form_data: dict):
+        self.submitting = True
+        self.error = ""
+        self.notice = ""
+        yield
+        try:
+            with get_session() as session:
+                contact.subscribe(session, str(form_data.get("email", "")), self.router.session.client_ip)
+        except FormErrors as exc:
+            self.error = next(iter(exc.errors.values()))
+            return
+        finally:
+            self.submitting = False
+        self.notice = msg.SUBSCRIBED
+        yield _reset_form(SUBSCRIBE_FORM_ID)
