@@ -5,7 +5,7 @@ FastAPIOffline serves the Swagger UI at /api/docs from a local copy: the site fe
 
 from fastapi_offline import FastAPIOffline
 
-from cycling_site.api import auth, human_check
+from cycling_site.api import auth, human_check, profile
 from cycling_site.api.errors import install_error_handlers
 from cycling_site.settings import settings
 
@@ -23,3 +23,4 @@ api = FastAPIOffline(
 install_error_handlers(api)
 api.include_router(auth.router, prefix=API_PREFIX)
 api.include_router(human_check.router, prefix=API_PREFIX)
+api.include_router(profile.router, prefix=API_PREFIX)

@@ -2,10 +2,11 @@
 
 import reflex as rx
 
-from cycling_site.pages import auth, dev, site
+from cycling_site.pages import auth, dev, profile, site
 from cycling_site.routes import ROUTES
 from cycling_site.state.login import LoginState
 from cycling_site.state.mailbox import MailboxState
+from cycling_site.state.profile import DeleteUserState, ProfileState
 from cycling_site.state.register import RegisterState
 from cycling_site.state.session import SessionState
 from cycling_site.state.site import SiteState
@@ -19,6 +20,8 @@ BUILT = {
     "register": (auth.register_page, [RegisterState.load]),
     "ruleset": (None, [SiteState.check_ruleset]),
     "dev-mailbox": (dev.mailbox_page, [MailboxState.load]),
+    "profile": (profile.profile_page, [ProfileState.load]),
+    "delete-user": (profile.delete_user_page, [DeleteUserState.confirm]),
 }
 
 

@@ -83,7 +83,7 @@ class Registration:
 
 
 @dataclass
-class _Checked:
+class Checked:
     """Values that passed the registration rules."""
 
     errors: dict[str, str] = field(default_factory=dict)
@@ -124,7 +124,7 @@ def latest_dob(today: date) -> date:
     return date(today.year - MIN_AGE, 1, 1)
 
 
-def _check_name(checked: _Checked, key: str, label: str, value: str) -> None:
+def _check_name(checked: Checked, key: str, label: str, value: str) -> None:
     value = unicodedata.normalize("NFC", (value or "").strip())
     if not value:
         checked.errors[key] = msg.required(label)
@@ -136,7 +136,7 @@ def _check_name(checked: _Checked, key: str, label: str, value: str) -> None:
         checked.values[key] = value
 
 
-def _check_number(checked: _Checked, key: str, label: str, raw: str) -> float | None:
+def _check_number(checked: Checked, key: str, label: str, raw: str) -> float | None:
     raw = str(raw or "").strip()
     if not raw:
         checked.errors[key] = msg.required(label)
@@ -151,10 +151,81 @@ def _check_number(checked: _Checked, key: str, label: str, raw: str) -> float | 
     return value
 
 
-def check_registration(form: RegistrationForm, today: date) -> _Checked:
-    checked = _Checked()
-    _check_name(checked, "firstname", "First Name", form.firstname)
-    _check_name(checked, "lastname", "Last Name", form.lastname)
+def check_names(checked: Checked, firstname: str, lastname: str) -> None:
+    """First and last name rules, shared by sign-up and the profile edit."""
+    _check_name(checked, "firstname", "First Name", firstname)
+    _check_name(checked, "lastname", "Last Name", lastname)
+
+
+def check_password(checked: Checked, password: str, key: str = "password") -> None:
+    """A new password's rules, shared by sign-up and the password change."""
+    if not password:
+        checked.errors[key] = msg.required("Password")
+    elif len(password) < PASSWORD_MIN:
+        checked.errors[key] = msg.PASSWORD_TOO_SHORT
+    elif len(password) > PASSWORD_MAX:
+        checked.errors[key] = msg.too_long("Password", PASSWORD_MAX)
+    else:
+        checked.values[key] = password
+
+
+def check_dob(checked: Checked, raw: str, today: date) -> None:
+    if not (raw or "").strip():
+        checked.errors["dob"] = msg.required("Date of Birth")
+        return
+    try:
+        dob = date.fromisoformat(raw.strip())
+    except ValueError:
+        checked.errors["dob"] = msg.DOB_INVALID
+        return
+    if dob > latest_dob(today) or age_on(dob, today) < MIN_AGE:
+        checked.errors["dob"] = msg.TOO_YOUNG
+    elif dob.year < 1900:
+        checked.errors["dob"] = msg.DOB_INVALID
+    else:
+        checked.values["dob"] = dob
+
+
+def check_body(checked: Checked, country: str, gender: str, weight: str, height: str) -> None:
+    """Country, gender, weight and height rules, shared by sign-up and the profile edit."""
+    try:
+        country_id = int(str(country).strip())
+    except ValueError:
+        country_id = -1
+    if is_country(country_id):
+        checked.values["country"] = country_id
+    else:
+        checked.errors["country"] = msg.COUNTRY_INVALID
+
+    try:
+        gender_id = int(str(gender).strip())
+    except ValueError:
+        gender_id = -1
+    if gender_id in GENDERS:
+        checked.values["gender"] = gender_id
+    else:
+        checked.errors["gender"] = msg.GENDER_INVALID
+
+    weight_value = _check_number(checked, "weight", "Weight", weight)
+    if weight_value is not None:
+        if weight_value < WEIGHT_MIN:
+            checked.errors["weight"] = msg.WEIGHT_TOO_LOW
+        elif weight_value > WEIGHT_MAX:
+            checked.errors["weight"] = msg.WEIGHT_TOO_HIGH
+        else:
+            checked.values["weight"] = round(weight_value, 1)
+
+    height_value = _check_number(checked, "height", "Height", height)
+    if height_value is not None:
+        if not HEIGHT_MIN <= height_value <= HEIGHT_MAX:
+            checked.errors["height"] = msg.HEIGHT_RANGE
+        else:
+            checked.values["height"] = round(height_value)
+
+
+def check_registration(form: RegistrationForm, today: date) -> Checked:
+    checked = Checked()
+    check_names(checked, form.firstname, form.lastname)
 
     if not (form.email or "").strip():
         checked.errors["email"] = msg.required("Email")
@@ -163,63 +234,10 @@ def check_registration(form: RegistrationForm, today: date) -> _Checked:
     else:
         checked.values["email"] = email
 
-    if not form.password:
-        checked.errors["password"] = msg.required("Password")
-    elif len(form.password) < PASSWORD_MIN:
-        checked.errors["password"] = msg.PASSWORD_TOO_SHORT
-    elif len(form.password) > PASSWORD_MAX:
-        checked.errors["password"] = msg.too_long("Password", PASSWORD_MAX)
-    else:
-        checked.values["password"] = form.password
+    check_password(checked, form.password)
 
-    if not (form.dob or "").strip():
-        checked.errors["dob"] = msg.required("Date of Birth")
-    else:
-        try:
-            dob = date.fromisoformat(form.dob.strip())
-        except ValueError:
-            checked.errors["dob"] = msg.DOB_INVALID
-        else:
-            if dob > latest_dob(today) or age_on(dob, today) < MIN_AGE:
-                checked.errors["dob"] = msg.TOO_YOUNG
-            elif dob.year < 1900:
-                checked.errors["dob"] = msg.DOB_INVALID
-            else:
-                checked.values["dob"] = dob
-
-    try:
-        country = int(str(form.country).strip())
-    except ValueError:
-        country = -1
-    if is_country(country):
-        checked.values["country"] = country
-    else:
-        checked.errors["country"] = msg.COUNTRY_INVALID
-
-    try:
-        gender = int(str(form.gender).strip())
-    except ValueError:
-        gender = -1
-    if gender in GENDERS:
-        checked.values["gender"] = gender
-    else:
-        checked.errors["gender"] = msg.GENDER_INVALID
-
-    weight = _check_number(checked, "weight", "Weight", form.weight)
-    if weight is not None:
-        if weight < WEIGHT_MIN:
-            checked.errors["weight"] = msg.WEIGHT_TOO_LOW
-        elif weight > WEIGHT_MAX:
-            checked.errors["weight"] = msg.WEIGHT_TOO_HIGH
-        else:
-            checked.values["weight"] = round(weight, 1)
-
-    height = _check_number(checked, "height", "Height", form.height)
-    if height is not None:
-        if not HEIGHT_MIN <= height <= HEIGHT_MAX:
-            checked.errors["height"] = msg.HEIGHT_RANGE
-        else:
-            checked.values["height"] = round(height)
+    check_dob(checked, form.dob, today)
+    check_body(checked, form.country, form.gender, form.weight, form.height)
 
     if not form.consent:
         checked.errors["consent"] = msg.TERMS_REQUIRED
