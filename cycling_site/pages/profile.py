@@ -1,13 +1,16 @@
 """The profile (/user/profile) with its tabs, and the account-deletion link's page (/delete-user/{code})."""
 
+from typing import Any
+
 import reflex as rx
+from reflex.vars import ArrayVar, ObjectVar
 
 from components.hash_watch import hash_watch
 from cycling_site.messages import accounts as msg
 from cycling_site.pages.connections import connections_panel
 from cycling_site.routes import path_of
 from cycling_site.services import profile
-from cycling_site.state.profile import DeleteUserState, ProfileState
+from cycling_site.state.profile import HIDDEN_TABS, DeleteUserState, ProfileState
 from cycling_site.state.session import SessionState
 from cycling_site.ui.forms import (
     INPUT_STYLE,
@@ -29,7 +32,7 @@ AVATAR_TYPES = {
     "image/webp": [".webp"],
     "image/gif": [".gif"],
 }
-# (value, label, icon); Activity Files is declared by the spec but hidden.
+# (value, label, icon); Activity Files is declared by the spec but hidden (state.profile.HIDDEN_TABS).
 TAB_LIST = [
     ("edit", "Edit Profile", "user-pen"),
     ("connections", "Connections", "link"),
@@ -38,7 +41,6 @@ TAB_LIST = [
     ("delete", "Delete Account", "trash-2"),
     ("logout", "Logout", "log-out"),
 ]
-HIDDEN_TABS = {"files"}
 
 
 def _two_columns(*children: rx.Component) -> rx.Component:
@@ -49,7 +51,7 @@ def _section_title(text: str) -> rx.Component:
     return rx.heading(text, as_="h2", font_size=SIZE["lg"], margin_bottom=SPACE["4"], **DISPLAY_HEADING)
 
 
-def _avatar(size: str) -> rx.Component:
+def _avatar(size) -> rx.Component:
     return rx.cond(
         SessionState.avatar_url != "",
         rx.image(
@@ -75,8 +77,24 @@ def _avatar(size: str) -> rx.Component:
     )
 
 
+def _rejection_reasons(rejections: rx.Var) -> rx.Var:
+    """Only the error codes go to the server, never the refused file itself."""
+    return (
+        rejections.to(ArrayVar, list[dict[str, Any]])
+        .map(
+            lambda rejection: (
+                rejection.to(ObjectVar, dict[str, Any])["errors"]
+                .to(ArrayVar, list[dict[str, str]])
+                .map(lambda error: error.to(ObjectVar, dict[str, str])["code"])
+                .join(",")
+            )
+        )
+        .join(",")
+    )
+
+
 def _avatar_card() -> rx.Component:
-    upload = rx.upload(
+    upload = rx.upload.root(
         rx.hstack(
             rx.icon("camera", size=16),
             rx.text("Upload photo", font_weight="600", font_size=SIZE["sm"]),
@@ -97,13 +115,13 @@ def _avatar_card() -> rx.Component:
         multiple=False,
         disabled=ProfileState.avatar_busy,
         on_drop=ProfileState.upload_avatar(rx.upload_files(upload_id=AVATAR_UPLOAD_ID)),
-        on_drop_rejected=ProfileState.avatar_rejected,
+        on_drop_rejected=lambda rejections: ProfileState.avatar_rejected(_rejection_reasons(rejections)),
         aria_label="Upload a profile picture",
         border_radius=RADIUS["sm"],
     )
     return card(
         rx.flex(
-            _avatar("96px"),
+            _avatar(rx.breakpoints(initial="72px", sm="96px")),
             rx.vstack(
                 rx.text(
                     SessionState.firstname + " " + SessionState.lastname,
@@ -146,9 +164,8 @@ def _avatar_card() -> rx.Component:
                 min_width="0",
                 flex="1",
             ),
-            gap=SPACE["5"],
-            align=rx.breakpoints(initial="start", sm="center"),
-            direction=rx.breakpoints(initial="column", sm="row"),
+            gap=rx.breakpoints(initial=SPACE["4"], sm=SPACE["5"]),
+            align="center",
         ),
         margin_bottom=SPACE["5"],
     )
@@ -159,22 +176,23 @@ def _dob_field() -> rx.Component:
     return rx.cond(
         ProfileState.is_kid,
         rx.box(
+            # The input sits in its label and has no name or id: a kid's date of birth is never sent.
             rx.el.label(
-                "Date of Birth",
-                html_for="dob",
+                rx.el.span(
+                    "Date of Birth",
+                    display="block",
+                    font_weight="600",
+                    font_size=SIZE["sm"],
+                    margin_bottom=SPACE["1"],
+                ),
+                rx.el.input(
+                    type="date",
+                    value=ProfileState.dob,
+                    read_only=True,
+                    aria_describedby="dob-locked",
+                    style={**INPUT_STYLE, "background": COLOR["surface"], "color": COLOR["muted"]},
+                ),
                 display="block",
-                font_weight="600",
-                font_size=SIZE["sm"],
-                margin_bottom=SPACE["1"],
-            ),
-            # No name: a kid's date of birth is never sent (spec 2 section 5).
-            rx.el.input(
-                id="dob",
-                type="date",
-                value=ProfileState.dob,
-                read_only=True,
-                aria_describedby="dob-locked",
-                style={**INPUT_STYLE, "background": COLOR["surface"], "color": COLOR["muted"]},
             ),
             rx.hstack(
                 rx.icon("lock", size=14),
@@ -398,7 +416,6 @@ def _tab_trigger(value: str, label: str, icon: str) -> rx.Component:
     return rx.tabs.trigger(
         rx.hstack(rx.icon(icon, size=16), rx.text(label), spacing="2", align="center"),
         value=value,
-        id=f"tab-{value}",
         cursor="pointer",
         color=COLOR["danger"] if value == "logout" else None,
     )
@@ -449,9 +466,10 @@ def _load_failed() -> rx.Component:
 def profile_page() -> rx.Component:
     return page(
         hash_watch(on_change=ProfileState.hash_changed),
-        heading("MY PROFILE", "Your details, connections and account"),
+        heading("Profile", "Your details, connections and account"),
         rx.cond(
-            ProfileState.loaded,
+            # Hydrated: the page's load has run, so no value left from an earlier visit is shown.
+            rx.State.is_hydrated & ProfileState.loaded,
             rx.box(_avatar_card(), _tabs(), width="100%"),
             rx.cond(ProfileState.load_failed, _load_failed(), _loading()),
         ),
@@ -470,7 +488,13 @@ def delete_user_page() -> rx.Component:
                         ("failed", rx.icon("circle-x", size=48, color=COLOR["danger"], id="delete-failed")),
                         rx.spinner(size="3"),
                     ),
-                    rx.heading("Account deletion", as_="h1", font_size=SIZE["xl"], **DISPLAY_HEADING),
+                    rx.heading(
+                        "Account deletion",
+                        as_="h1",
+                        font_size=SIZE["xl"],
+                        text_align="center",
+                        **DISPLAY_HEADING,
+                    ),
                     rx.text(
                         DeleteUserState.message,
                         id="delete-user-message",

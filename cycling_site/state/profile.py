@@ -14,7 +14,7 @@ from cycling_site.services.accounts import FormErrors
 from cycling_site.services.codes import CodeError
 from cycling_site.services.countries import countries
 from cycling_site.state.login import checkbox_on
-from cycling_site.state.session import SessionState, login_url
+from cycling_site.state.session import SessionState
 
 # Tabs a URL hash can open; "files" (Activity Files) is declared by the spec but hidden.
 TABS = ("edit", "connections", "password", "files", "delete")
@@ -90,9 +90,6 @@ class ProfileState(rx.State):
         session_state = await self._session_state()
         return tokens.check_session(session, session_state.token, session_state.user_id).account
 
-    def _to_login(self):
-        return rx.redirect(login_url("token_expired", path_of("profile")), replace=True)
-
     @rx.event
     async def load(self):
         self.loaded = False
@@ -110,7 +107,8 @@ class ProfileState(rx.State):
             self.load_failed = True
             return None
         if account is None:
-            return self._to_login()
+            # SessionState.guard, which runs first, sends the visitor to login.
+            return None
         self._fill(account)
         self.loaded = True
         return None
@@ -143,7 +141,7 @@ class ProfileState(rx.State):
             with get_session() as session:
                 account = await self._account(session)
                 if account is None:
-                    yield self._to_login()
+                    yield SessionState.guard
                     return
                 account = profile.update_profile(session, account, form)
         except FormErrors as exc:
@@ -157,15 +155,18 @@ class ProfileState(rx.State):
 
     @rx.event
     async def upload_avatar(self, files: list[rx.UploadFile]):
+        """A drop the browser refused arrives with no file: avatar_rejected reports it."""
+        if not files:
+            return
         self.avatar_error = ""
         self.avatar_busy = True
         yield
         try:
-            data = await files[0].read(profile.AVATAR_MAX_BYTES + 1) if files else b""
+            data = await files[0].read(profile.AVATAR_MAX_BYTES + 1)
             with get_session() as session:
                 account = await self._account(session)
                 if account is None:
-                    yield self._to_login()
+                    yield SessionState.guard
                     return
                 account = profile.store_avatar(session, account, data)
         except FormErrors as exc:
@@ -177,10 +178,11 @@ class ProfileState(rx.State):
         yield rx.toast.success(msg.AVATAR_UPDATED)
 
     @rx.event
-    def avatar_rejected(self, rejections: list[dict]) -> None:
+    def avatar_rejected(self, reasons: str) -> None:
         """The browser's own check (size, type) refused the file before it was sent."""
-        reasons = {error.get("code") for rejection in rejections for error in rejection.get("errors", [])}
-        self.avatar_error = msg.AVATAR_TOO_LARGE if "file-too-large" in reasons else msg.INVALID_IMAGE
+        self.avatar_error = (
+            msg.AVATAR_TOO_LARGE if "file-too-large" in reasons.split(",") else msg.INVALID_IMAGE
+        )
 
     @rx.event
     async def remove_avatar(self):
@@ -191,7 +193,7 @@ class ProfileState(rx.State):
             with get_session() as session:
                 account = await self._account(session)
                 if account is None:
-                    yield self._to_login()
+                    yield SessionState.guard
                     return
                 account = profile.remove_avatar(session, account)
         except FormErrors as exc:
@@ -214,7 +216,7 @@ class ProfileState(rx.State):
             with get_session() as session:
                 account = await self._account(session)
                 if account is None:
-                    yield self._to_login()
+                    yield SessionState.guard
                     return
                 profile.change_password(
                     session,
@@ -244,7 +246,7 @@ class ProfileState(rx.State):
             with get_session() as session:
                 account = await self._account(session)
                 if account is None:
-                    yield self._to_login()
+                    yield SessionState.guard
                     return
                 recipient = profile.request_deletion(session, account, session_state.token)
                 sent = msg.DELETE_EMAIL_SENT if recipient == account.email else msg.DELETE_EMAIL_SENT_KID
@@ -260,13 +262,18 @@ class DeleteUserState(rx.State):
 
     status: str = "pending"
     message: str = ""
+    # The code this page has answered: a page load that runs again must not report it as used.
+    answered_code: str = ""
 
     @rx.event
     async def confirm(self):
+        code = self.router.url.path.rstrip("/").rsplit("/", 1)[-1]
+        if code == self.answered_code:
+            return
+        self.answered_code = code
         self.status = "pending"
         self.message = msg.DELETE_PENDING
         yield
-        code = self.router.url.path.rstrip("/").rsplit("/", 1)[-1]
         try:
             with get_session() as session:
                 profile.confirm_deletion(session, code)
