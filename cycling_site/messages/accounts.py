@@ -75,4 +75,3 @@ DELETE_EMAIL_SENT_KID = (
     "We have sent an email to your parent or guardian. Your account is deleted when they open its link."
 )
 DELETE_PENDING = "Deleting your account..."
-DELETE_FAILED = "Your account could not be deleted."

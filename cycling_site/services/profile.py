@@ -119,7 +119,9 @@ def _square_webp(data: bytes) -> bytes:
             image.load()
             upright = ImageOps.exif_transpose(image)
             converted = upright.convert("RGBA" if upright.has_transparency_data else "RGB")
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError, EOFError):
+    except Image.DecompressionBombError:
+        raise FormErrors({"avatar": msg.AVATAR_TOO_MANY_PIXELS}) from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
         raise FormErrors({"avatar": msg.INVALID_IMAGE}) from None
     square = ImageOps.fit(converted, (AVATAR_SIDE, AVATAR_SIDE), Image.Resampling.LANCZOS)
     out = BytesIO()

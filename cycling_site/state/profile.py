@@ -56,7 +56,6 @@ class ProfileState(rx.State):
     avatar_error: str = ""
     avatar_busy: bool = False
     password_errors: dict[str, str] = {}
-    password_form_error: str = ""
     changing_password: bool = False
     deleting: bool = False
 
@@ -98,7 +97,6 @@ class ProfileState(rx.State):
         self.notice = ""
         self.avatar_error = ""
         self.password_errors = {}
-        self.password_form_error = ""
         self.tab = tab_for(self.router.url.fragment)
         try:
             with get_session() as session:
@@ -209,7 +207,6 @@ class ProfileState(rx.State):
         """Password changed: the session ends and the rider goes to the events (spec 2 section 4)."""
         self.changing_password = True
         self.password_errors = {}
-        self.password_form_error = ""
         yield
         session_state = await self._session_state()
         try:

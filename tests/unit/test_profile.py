@@ -285,6 +285,15 @@ def test_avatar_with_too_many_pixels_is_refused(session, make_account):
     assert caught.value.errors == {"avatar": msg.AVATAR_TOO_MANY_PIXELS}
 
 
+def test_avatar_beyond_the_decoder_bomb_limit_is_refused(session, make_account):
+    account = make_account()
+    # Pillow itself refuses images over twice its pixel limit when opening them.
+    data = image_bytes("PNG", (20000, 20000), mode="1")
+    with pytest.raises(FormErrors) as caught:
+        profile.store_avatar(session, account, data)
+    assert caught.value.errors == {"avatar": msg.AVATAR_TOO_MANY_PIXELS}
+
+
 def test_remove_avatar_deletes_the_file(session, make_account):
     account = make_account()
     profile.store_avatar(session, account, image_bytes())
