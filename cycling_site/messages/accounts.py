@@ -68,3 +68,22 @@ RESET_SENT = "We have sent you an email with a link to reset your password."
 TOO_MANY_EMAILS = "Too many emails were sent to this address. Please try again later."
 PASSWORD_RESET_FORCED = "Please choose a new password before you continue."
 PASSWORD_RESET_DONE = "Your password has been changed. Please sign in."
+
+# Profile: edit, avatar, password change and account deletion (texts the spec does not give).
+PROFILE_UPDATED = "Your profile has been updated."
+PROFILE_LOAD_FAILED = "Your profile could not be loaded. Please try again."
+KID_DOB_LOCKED = "The date of birth of a kid account cannot be changed."
+ADULT_DOB_ONLY = "Your date of birth must show you are at least 18. Riders under 18 need a kid account."
+AVATAR_MISSING = "Please choose an image."
+AVATAR_TOO_LARGE = "The image must be 5 MB or smaller."
+AVATAR_TOO_MANY_PIXELS = "The image is too large. Please choose one under 40 megapixels."
+AVATAR_UPDATED = "Your profile picture has been updated."
+AVATAR_REMOVED = "Your profile picture has been removed."
+AVATAR_NONE = "There is no profile picture to remove."
+CURRENT_PASSWORD_WRONG = "Your current password is incorrect."
+PASSWORD_CHANGED = "Your password has been changed. Please sign in with your new password."
+DELETE_EMAIL_SENT = "We have sent you an email. Open its link within 48 hours to delete your account."
+DELETE_EMAIL_SENT_KID = (
+    "We have sent an email to your parent or guardian. Your account is deleted when they open its link."
+)
+DELETE_PENDING = "Deleting your account..."

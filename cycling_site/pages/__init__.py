@@ -9,7 +9,7 @@ from cycling_site.pages import (
     dev,
     parental_consent,
     passwords,
-    profile_stand_in,
+    profile,
     site,
     verification,
 )
@@ -20,6 +20,7 @@ from cycling_site.state.login import LoginState
 from cycling_site.state.mailbox import MailboxState
 from cycling_site.state.parental_consent import ParentalConsentState, ParentApprovalState
 from cycling_site.state.passwords import ForgotPasswordState, ResetPasswordState
+from cycling_site.state.profile import DeleteUserState, ProfileState
 from cycling_site.state.register import RegisterState
 from cycling_site.state.session import SessionState
 from cycling_site.state.site import SiteState
@@ -42,8 +43,9 @@ BUILT = {
     "forgetpassword": (passwords.forgot_password_page, [ForgotPasswordState.load]),
     "resetpassword": (passwords.reset_password_page, [ResetPasswordState.load]),
     "oauth": (connections.oauth_callback_page, [OAuthCallbackState.finish]),
-    "profile": (profile_stand_in.profile_page, []),
     "contacts": (contact.contact_page, [ContactState.load]),
+    "profile": (profile.profile_page, [ProfileState.load]),
+    "delete-user": (profile.delete_user_page, [DeleteUserState.confirm]),
 }
 
 

@@ -8,10 +8,10 @@ from datetime import UTC, date, datetime
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, delete, select
 
 from cycling_site.messages import accounts as msg
-from cycling_site.models import Account, OutboxMessage
+from cycling_site.models import Account, AccountCode, Connection, OAuthState, OutboxMessage
 from cycling_site.models.accounts import DEFAULT_COUNTRY_ID, DEFAULT_GENDER
 from cycling_site.services import human_check, rate_limit, tokens, verification
 from cycling_site.services.countries import is_country
@@ -28,6 +28,8 @@ GENDERS = {0: "Male", 1: "Female"}
 # Letters, digits, underscore, hyphen, dot, space and Latin-range accented letters (spec 2 section 5).
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_\-. \u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F]+$")
 
+# Not an argon2 hash: no password ever matches it.
+UNUSABLE_PASSWORD_HASH = "!deleted"
 _hasher = PasswordHasher()
 # Checked against when the e-mail is unknown, so the answer takes as long as for a real account.
 _UNKNOWN_ACCOUNT_HASH = _hasher.hash("unknown-account")
@@ -73,7 +75,7 @@ class Registration:
 
 
 @dataclass
-class _Checked:
+class Checked:
     """Values that passed the registration rules."""
 
     errors: dict[str, str] = field(default_factory=dict)
@@ -103,7 +105,7 @@ def latest_dob(today: date) -> date:
     return date(today.year - MIN_AGE, 1, 1)
 
 
-def _check_name(checked: _Checked, key: str, label: str, value: str) -> None:
+def _check_name(checked: Checked, key: str, label: str, value: str) -> None:
     value = unicodedata.normalize("NFC", (value or "").strip())
     if not value:
         checked.errors[key] = msg.required(label)
@@ -115,7 +117,7 @@ def _check_name(checked: _Checked, key: str, label: str, value: str) -> None:
         checked.values[key] = value
 
 
-def _check_number(checked: _Checked, key: str, label: str, raw: str) -> float | None:
+def _check_number(checked: Checked, key: str, label: str, raw: str) -> float | None:
     raw = str(raw or "").strip()
     if not raw:
         checked.errors[key] = msg.required(label)
@@ -130,10 +132,81 @@ def _check_number(checked: _Checked, key: str, label: str, raw: str) -> float | 
     return value
 
 
-def check_registration(form: RegistrationForm, today: date) -> _Checked:
-    checked = _Checked()
-    _check_name(checked, "firstname", "First Name", form.firstname)
-    _check_name(checked, "lastname", "Last Name", form.lastname)
+def check_names(checked: Checked, firstname: str, lastname: str) -> None:
+    """First and last name rules, shared by sign-up and the profile edit."""
+    _check_name(checked, "firstname", "First Name", firstname)
+    _check_name(checked, "lastname", "Last Name", lastname)
+
+
+def check_password(checked: Checked, password: str, key: str = "password") -> None:
+    """A new password's rules, shared by sign-up and the password change."""
+    if not password:
+        checked.errors[key] = msg.required("Password")
+    elif len(password) < PASSWORD_MIN:
+        checked.errors[key] = msg.PASSWORD_TOO_SHORT
+    elif len(password) > PASSWORD_MAX:
+        checked.errors[key] = msg.too_long("Password", PASSWORD_MAX)
+    else:
+        checked.values[key] = password
+
+
+def check_dob(checked: Checked, raw: str, today: date) -> None:
+    if not (raw or "").strip():
+        checked.errors["dob"] = msg.required("Date of Birth")
+        return
+    try:
+        dob = date.fromisoformat(raw.strip())
+    except ValueError:
+        checked.errors["dob"] = msg.DOB_INVALID
+        return
+    if dob > latest_dob(today) or age_on(dob, today) < MIN_AGE:
+        checked.errors["dob"] = msg.TOO_YOUNG
+    elif dob.year < 1900:
+        checked.errors["dob"] = msg.DOB_INVALID
+    else:
+        checked.values["dob"] = dob
+
+
+def check_body(checked: Checked, country: str, gender: str, weight: str, height: str) -> None:
+    """Country, gender, weight and height rules, shared by sign-up and the profile edit."""
+    try:
+        country_id = int(str(country).strip())
+    except ValueError:
+        country_id = -1
+    if is_country(country_id):
+        checked.values["country"] = country_id
+    else:
+        checked.errors["country"] = msg.COUNTRY_INVALID
+
+    try:
+        gender_id = int(str(gender).strip())
+    except ValueError:
+        gender_id = -1
+    if gender_id in GENDERS:
+        checked.values["gender"] = gender_id
+    else:
+        checked.errors["gender"] = msg.GENDER_INVALID
+
+    weight_value = _check_number(checked, "weight", "Weight", weight)
+    if weight_value is not None:
+        if weight_value < WEIGHT_MIN:
+            checked.errors["weight"] = msg.WEIGHT_TOO_LOW
+        elif weight_value > WEIGHT_MAX:
+            checked.errors["weight"] = msg.WEIGHT_TOO_HIGH
+        else:
+            checked.values["weight"] = round(weight_value, 1)
+
+    height_value = _check_number(checked, "height", "Height", height)
+    if height_value is not None:
+        if not HEIGHT_MIN <= height_value <= HEIGHT_MAX:
+            checked.errors["height"] = msg.HEIGHT_RANGE
+        else:
+            checked.values["height"] = round(height_value)
+
+
+def check_registration(form: RegistrationForm, today: date) -> Checked:
+    checked = Checked()
+    check_names(checked, form.firstname, form.lastname)
 
     if not (form.email or "").strip():
         checked.errors["email"] = msg.required("Email")
@@ -142,63 +215,10 @@ def check_registration(form: RegistrationForm, today: date) -> _Checked:
     else:
         checked.values["email"] = email
 
-    if not form.password:
-        checked.errors["password"] = msg.required("Password")
-    elif len(form.password) < PASSWORD_MIN:
-        checked.errors["password"] = msg.PASSWORD_TOO_SHORT
-    elif len(form.password) > PASSWORD_MAX:
-        checked.errors["password"] = msg.too_long("Password", PASSWORD_MAX)
-    else:
-        checked.values["password"] = form.password
+    check_password(checked, form.password)
 
-    if not (form.dob or "").strip():
-        checked.errors["dob"] = msg.required("Date of Birth")
-    else:
-        try:
-            dob = date.fromisoformat(form.dob.strip())
-        except ValueError:
-            checked.errors["dob"] = msg.DOB_INVALID
-        else:
-            if dob > latest_dob(today) or age_on(dob, today) < MIN_AGE:
-                checked.errors["dob"] = msg.TOO_YOUNG
-            elif dob.year < 1900:
-                checked.errors["dob"] = msg.DOB_INVALID
-            else:
-                checked.values["dob"] = dob
-
-    try:
-        country = int(str(form.country).strip())
-    except ValueError:
-        country = -1
-    if is_country(country):
-        checked.values["country"] = country
-    else:
-        checked.errors["country"] = msg.COUNTRY_INVALID
-
-    try:
-        gender = int(str(form.gender).strip())
-    except ValueError:
-        gender = -1
-    if gender in GENDERS:
-        checked.values["gender"] = gender
-    else:
-        checked.errors["gender"] = msg.GENDER_INVALID
-
-    weight = _check_number(checked, "weight", "Weight", form.weight)
-    if weight is not None:
-        if weight < WEIGHT_MIN:
-            checked.errors["weight"] = msg.WEIGHT_TOO_LOW
-        elif weight > WEIGHT_MAX:
-            checked.errors["weight"] = msg.WEIGHT_TOO_HIGH
-        else:
-            checked.values["weight"] = round(weight, 1)
-
-    height = _check_number(checked, "height", "Height", form.height)
-    if height is not None:
-        if not HEIGHT_MIN <= height <= HEIGHT_MAX:
-            checked.errors["height"] = msg.HEIGHT_RANGE
-        else:
-            checked.values["height"] = round(height)
+    check_dob(checked, form.dob, today)
+    check_body(checked, form.country, form.gender, form.weight, form.height)
 
     if not form.consent:
         checked.errors["consent"] = msg.TERMS_REQUIRED
@@ -325,18 +345,33 @@ def set_password(account: Account, password: str) -> None:
     account.must_reset_password = False
 
 
-def erase_personal_data(session: Session, account: Account) -> None:
-    """Deleted accounts keep their row (for ledgers and results) but nothing that names the person;
-    the e-mails kept for them go too."""
+def erase_personal_data(session: Session, account: Account) -> str | None:
+    """Deleted accounts keep their row (for ledgers and results) but nothing that names the person:
+    the kept e-mails, connections and code recipients go too. Answers the avatar file that was theirs,
+    for the caller to remove once this is committed."""
+    now = datetime.now(UTC)
+    avatar = account.avatar
     for message in session.exec(select(OutboxMessage).where(OutboxMessage.recipient == account.email)):
         session.delete(message)
+    session.exec(delete(Connection).where(Connection.account_id == account.id))
+    session.exec(delete(OAuthState).where(OAuthState.account_id == account.id))
+    # Unused codes die with the account (codes.check refuses deleted accounts); only their address goes.
+    for row in session.exec(select(AccountCode).where(AccountCode.account_id == account.id)):
+        row.sent_to = None
+        session.add(row)
     account.email = f"deleted-{account.uuid}@deleted.invalid"
     account.firstname = "Deleted"
     account.lastname = "Rider"
+    account.dob = date(1900, 1, 1)
+    account.country = DEFAULT_COUNTRY_ID
+    account.gender = DEFAULT_GENDER
+    account.weight = Account.model_fields["weight"].default
+    account.height = Account.model_fields["height"].default
     account.parent_email = None
     account.avatar = None
     account.team = None
-    account.dob = date(1900, 1, 1)
     account.marketing_consent = False
-    account.password_hash = "!"
-    account.deleted_at = datetime.now(UTC)
+    account.password_hash = UNUSABLE_PASSWORD_HASH
+    account.deleted_at = now
+    session.add(account)
+    return avatar

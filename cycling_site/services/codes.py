@@ -91,11 +91,11 @@ def check(session: Session, purpose: str, code: str, key: str | None = None) -> 
         raise CodeError(msg.CODE_INVALID)
     if row.used_at is not None:
         raise CodeError(msg.CODE_USED)
-    if as_utc(row.expires_at) < datetime.now(UTC):
-        raise CodeError(msg.CODE_EXPIRED)
     account = session.get(Account, row.account_id)
     if account is None or account.deleted_at is not None:
         raise CodeError(msg.CODE_INVALID)
+    if as_utc(row.expires_at) < datetime.now(UTC):
+        raise CodeError(msg.CODE_EXPIRED)
     return row, account
 
 

@@ -6,7 +6,7 @@ import reflex as rx
 
 from cycling_site.db import get_session
 from cycling_site.routes import path_of, requires_login
-from cycling_site.services import accounts, tokens
+from cycling_site.services import accounts, profile, tokens
 from cycling_site.settings import settings
 
 HOME_AFTER_LOGIN = "/user/activities#profile"
@@ -36,6 +36,10 @@ class SessionState(rx.State):
     @rx.var
     def initial(self) -> str:
         return (self.firstname[:1] or "?").upper()
+
+    @rx.var
+    def avatar_url(self) -> str:
+        return profile.avatar_url(self.avatar)
 
     def _forget(self) -> None:
         self.user_id = ""

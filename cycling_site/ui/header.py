@@ -64,7 +64,19 @@ def _rider_menu() -> rx.Component:
     return rx.menu.root(
         rx.menu.trigger(
             rx.button(
-                rx.text(SessionState.initial, font_weight="800"),
+                rx.cond(
+                    SessionState.avatar_url != "",
+                    rx.image(
+                        src=SessionState.avatar_url,
+                        alt="",
+                        id="header-avatar",
+                        width="40px",
+                        height="40px",
+                        object_fit="cover",
+                        border_radius=RADIUS["pill"],
+                    ),
+                    rx.text(SessionState.initial, font_weight="800"),
+                ),
                 id="avatar-button",
                 aria_label="Open rider menu",
                 width="40px",

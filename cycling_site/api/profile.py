@@ -1,0 +1,116 @@
+"""The rider's own account: profile update, avatar, password change, deletion (spec 1 and 2 section 7)."""
+
+from fastapi import APIRouter, HTTPException, Request, UploadFile
+from fastapi.responses import FileResponse, JSONResponse
+from pydantic import BaseModel, Field
+
+from cycling_site.api.deps import DB, CurrentAccount, request_token
+from cycling_site.messages import accounts as msg
+from cycling_site.messages import site as site_msg
+from cycling_site.services import accounts, profile
+from cycling_site.services.codes import CodeError
+
+router = APIRouter(prefix="/auth", tags=["profile"])
+
+SHORT = 300
+Number = int | float | str | None
+
+
+class ProfileIn(BaseModel):
+    firstname: str = Field(default="", max_length=SHORT)
+    lastname: str = Field(default="", max_length=SHORT)
+    country: Number = None
+    gender: Number = None
+    weight: Number = None
+    height: Number = None
+    IsAllowedToSendMarketingEmails: bool = False
+    dob: str | None = Field(default=None, max_length=SHORT, description="YYYY-MM-DD; kid accounts omit it")
+
+
+class ChangePasswordIn(BaseModel):
+    current_password: str = Field(default="", max_length=SHORT)
+    password: str = Field(default="", max_length=SHORT)
+    repeatPassword: str = Field(default="", max_length=SHORT)
+
+
+def _text(value: Number) -> str:
+    return "" if value is None else str(value)
+
+
+def _client_address(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+@router.put("/profile")
+def update_profile(body: ProfileIn, account: CurrentAccount, session: DB) -> dict:
+    form = profile.ProfileForm(
+        firstname=body.firstname,
+        lastname=body.lastname,
+        country=_text(body.country),
+        gender=_text(body.gender),
+        weight=_text(body.weight),
+        height=_text(body.height),
+        marketing_consent=body.IsAllowedToSendMarketingEmails,
+        dob=body.dob,
+    )
+    updated = profile.update_profile(session, account, form)
+    return {"status": True, "message": msg.PROFILE_UPDATED, "data": accounts.profile(updated)}
+
+
+@router.post("/avatar")
+async def upload_avatar(account: CurrentAccount, session: DB, avatar: UploadFile | None = None) -> dict:
+    """Multipart field `avatar`; checked by content, never by its name or declared type."""
+    data = await avatar.read(profile.AVATAR_MAX_BYTES + 1) if avatar else b""
+    updated = profile.store_avatar(session, account, data)
+    return {"status": True, "message": msg.AVATAR_UPDATED, "data": accounts.profile(updated)}
+
+
+@router.delete("/avatar")
+def remove_avatar(account: CurrentAccount, session: DB) -> dict:
+    updated = profile.remove_avatar(session, account)
+    return {"status": True, "message": msg.AVATAR_REMOVED, "data": accounts.profile(updated)}
+
+
+@router.get("/avatar/{name}", response_class=FileResponse)
+def avatar(name: str, account: CurrentAccount, session: DB) -> FileResponse:
+    """Only to the avatar's owner and race control; anyone else gets the same 404 as for a missing file."""
+    path = profile.avatar_file(session, account, name)
+    if path is None:
+        raise HTTPException(status_code=404, detail=site_msg.NOT_FOUND)
+    return FileResponse(path, media_type="image/webp", headers={"Cache-Control": "private, max-age=86400"})
+
+
+@router.post("/change_password")
+def change_password(body: ChangePasswordIn, request: Request, account: CurrentAccount, session: DB) -> dict:
+    """On success the token of this request is revoked: the rider signs in again."""
+    profile.change_password(
+        session,
+        account,
+        body.current_password,
+        body.password,
+        body.repeatPassword,
+        request_token(request),
+        _client_address(request),
+    )
+    return {"status": True, "message": msg.PASSWORD_CHANGED}
+
+
+@router.post("/delete-account")
+def delete_account(request: Request, account: CurrentAccount, session: DB) -> dict:
+    """E-mails the confirmation link (to the parent for kid accounts) and ends this session."""
+    recipient = profile.request_deletion(session, account, request_token(request))
+    message = msg.DELETE_EMAIL_SENT if recipient == account.email else msg.DELETE_EMAIL_SENT_KID
+    return {"status": True, "message": message}
+
+
+@router.get("/verify-delete-user/{code}", response_model=None)
+def verify_delete_user(code: str, session: DB) -> dict | JSONResponse:
+    try:
+        profile.confirm_deletion(session, code)
+    except CodeError as exc:
+        message = str(exc)
+        return JSONResponse(
+            {"status": False, "message": message, "errors": {"code": [message]}, "data": {"verified": False}},
+            status_code=400,
+        )
+    return {"status": True, "message": msg.ACCOUNT_DELETED, "data": {"verified": True}}
