@@ -1,6 +1,15 @@
-"""ASGI middleware around the whole site: frame and sniffing headers, and unknown pages sent to /."""
+"""ASGI middleware around the whole site: frame and sniffing headers, unknown pages sent to /, and a
+cap on the declared size of request bodies, so an oversized upload is refused before it is read."""
+
+import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from cycling_site.messages import site as msg
+
+# Above every upload limit of the spec (8 MB proofs, 5 files of 5 MB, 10 import proofs); each form
+# still checks its own, smaller limit.
+MAX_REQUEST_BYTES = 64 * 1024 * 1024
 
 SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
@@ -17,6 +26,13 @@ def _wants_page(scope: Scope) -> bool:
     return b"text/html" in accept
 
 
+async def _refuse_too_large(send: Send) -> None:
+    body = json.dumps({"status": False, "message": msg.REQUEST_TOO_LARGE}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 413, "headers": [*headers, *SECURITY_HEADERS]})
+    await send({"type": "http.response.body", "body": body})
+
+
 class SiteMiddleware:
     """Adds the security headers; a browser asking for a page that does not exist is redirected to /."""
 
@@ -26,6 +42,10 @@ class SiteMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", [])).get(b"content-length", b"0")
+        if declared.isdigit() and int(declared) > MAX_REQUEST_BYTES:
+            await _refuse_too_large(send)
             return
         redirect_missing = _wants_page(scope)
         swallowing = False

@@ -223,7 +223,7 @@ def connections_panel() -> rx.Component:
         on_mount=ConnectionsState.load,
         spacing="4",
         width="100%",
-        id="connections",
+        id="connections-panel",
     )
 
 

@@ -12,8 +12,9 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
 from cycling_site.api.deps import TOKEN_COOKIE
-from cycling_site.api.middleware import SiteMiddleware
+from cycling_site.api.middleware import MAX_REQUEST_BYTES, SiteMiddleware
 from cycling_site.messages import accounts as msg
+from cycling_site.messages import site as site_msg
 from cycling_site.models import Account, OutboxMessage
 from cycling_site.services.accounts import NAME_MAX
 from tests.unit.conftest import DEMO_PASSWORD, count, solve_payload
@@ -453,3 +454,14 @@ def test_unknown_paths_outside_a_browser_page_load_stay_404(site, method, path, 
     response = site.request(method, path, headers={"Accept": accept})
     assert response.status_code == 404
     assert_security_headers(response)
+
+
+def test_oversized_request_bodies_are_refused_before_reading():
+    async def upload(request):
+        return PlainTextResponse(str(len(await request.body())))
+
+    client = TestClient(SiteMiddleware(Starlette(routes=[Route("/upload", upload, methods=["POST"])])))
+    response = client.post("/upload", content=b"x", headers={"content-length": str(MAX_REQUEST_BYTES + 1)})
+    assert response.status_code == 413
+    assert response.json() == {"status": False, "message": site_msg.REQUEST_TOO_LARGE}
+    assert client.post("/upload", content=b"12345").text == "5"

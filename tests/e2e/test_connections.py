@@ -13,7 +13,7 @@ from cycling_site.models import Account, Connection
 from cycling_site.settings import settings
 from tests.e2e.helpers import RIDER, at, sign_in
 
-PROFILE = "/user/profile"
+PROFILE = "/user/profile#connections"
 ADMIN = "admin@example.com"
 
 

@@ -111,7 +111,7 @@ def test_session_is_rechecked_every_two_minutes(page: Page, db):
     sign_in(page, path="/auth/login?redirect=/user/profile")
     expect(page).to_have_url(at("/user/profile"))
     wait_signed_in(page)
-    expect(page.get_by_role("heading", name="Profile")).to_be_visible()
+    expect(page.get_by_role("heading", name="Profile", exact=True)).to_be_visible()
     assert page.evaluate(f"{SESSION_TIMERS}.length") == 1
     tokens.revoke_session(db, session_cookies(page)["rider_token"])
     page.evaluate(f"{SESSION_TIMERS}.forEach(i => i.callback())")
