@@ -42,7 +42,6 @@ AVATAR_REMOVABLE_AFTER = 25
 AVATAR_VIEWERS = {Role.race_control, Role.admin}
 DELETE_LINK_LIFETIME = timedelta(hours=48)
 # Not an argon2 hash, so no password ever matches it.
-DELETED_DOB = date(1900, 1, 1)
 
 
 @dataclass
