@@ -4,32 +4,18 @@ import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, AccountCode, OutboxMessage
 from cycling_site.services import tokens, verification
 from cycling_site.services.accounts import age_on, password_matches
 from cycling_site.settings import settings
-from tests.unit.conftest import DEMO_PASSWORD, count, solve_payload
+from tests.unit.conftest import DEMO_PASSWORD, count, from_mail, reload, solve_payload
 
 AUTH = "/api/auth"
 PARENT = "parent@example.com"
 NEW_PASSWORD = "climbhard"
-
-
-def newest_mail(session: Session) -> str:
-    session.expire_all()
-    mail = session.exec(select(OutboxMessage).order_by(col(OutboxMessage.id).desc())).first()
-    assert mail is not None, "no e-mail queued"
-    return mail.body
-
-
-def from_mail(session: Session, pattern: str) -> str:
-    body = newest_mail(session)
-    found = re.search(pattern, body, re.MULTILINE)
-    assert found, body
-    return found[1]
 
 
 def link_code(session: Session) -> str:
@@ -50,11 +36,6 @@ def approval_code(session: Session) -> str:
 
 def reset_code(session: Session) -> str:
     return from_mail(session, r"/auth/forgot-password2\?code=(\S+)")
-
-
-def reload(session: Session, account: Account) -> Account:
-    session.expire_all()
-    return session.get(Account, account.id)
 
 
 def error(response, message: str | None = None, status_code: int = 400) -> dict:

@@ -2,16 +2,19 @@
 
 import base64
 import json
+import re
 from collections.abc import Callable
 from datetime import date
 from functools import cache
 
 import pytest
 from altcha import solve_challenge_v1
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
-from cycling_site.models import Account
+from cycling_site.models import Account, OutboxMessage
 from cycling_site.services import accounts, human_check
+from cycling_site.services.codes import CodeError
+from cycling_site.services.validation import FormErrors
 
 DEMO_PASSWORD = "ridefast"
 
@@ -31,6 +34,39 @@ def solve_payload(challenge: dict | None = None) -> str:
         "signature": challenge["signature"],
     }
     return base64.b64encode(json.dumps(payload).encode()).decode()
+
+
+def newest_mail(session: Session) -> str:
+    """The body of the newest queued e-mail, read fresh from the database."""
+    session.expire_all()
+    mail = session.exec(select(OutboxMessage).order_by(col(OutboxMessage.id).desc())).first()
+    assert mail is not None, "no e-mail queued"
+    return mail.body
+
+
+def from_mail(session: Session, pattern: str) -> str:
+    """The first group of `pattern` in the newest e-mail, as the reader would pick out a link or code."""
+    body = newest_mail(session)
+    found = re.search(pattern, body, re.MULTILINE)
+    assert found, body
+    return found[1]
+
+
+def reload(session: Session, account: Account) -> Account:
+    session.expire_all()
+    return session.get(Account, account.id)
+
+
+def form_errors(call, *args, **kwargs) -> dict[str, str]:
+    with pytest.raises(FormErrors) as caught:
+        call(*args, **kwargs)
+    return caught.value.errors
+
+
+def code_error(call, *args, **kwargs) -> str:
+    with pytest.raises(CodeError) as caught:
+        call(*args, **kwargs)
+    return str(caught.value)
 
 
 def count(session: Session, model: type) -> int:

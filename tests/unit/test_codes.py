@@ -9,6 +9,7 @@ from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, AccountCode, CodePurpose
 from cycling_site.services import codes
 from cycling_site.services.accounts import erase_personal_data
+from tests.unit.conftest import code_error
 
 HOUR = timedelta(hours=1)
 # The fifth wrong typed code burns it.
@@ -40,12 +41,6 @@ def expire(session: Session, row: AccountCode) -> None:
     row.expires_at = datetime.now(UTC) - timedelta(seconds=1)
     session.add(row)
     session.commit()
-
-
-def code_error(call, *args, **kwargs) -> str:
-    with pytest.raises(codes.CodeError) as caught:
-        call(*args, **kwargs)
-    return str(caught.value)
 
 
 # --- Link codes ------------------------------------------------------------------------------------------

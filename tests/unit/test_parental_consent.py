@@ -4,14 +4,14 @@ import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, AccountCode, OutboxMessage
-from cycling_site.services import codes, parental_consent, tokens
+from cycling_site.services import parental_consent, tokens
 from cycling_site.services.accounts import FormErrors, erase_personal_data, login
 from cycling_site.settings import settings
-from tests.unit.conftest import DEMO_PASSWORD, count
+from tests.unit.conftest import DEMO_PASSWORD, code_error, count, form_errors, from_mail, reload
 
 ADDRESS = "203.0.113.7"
 TODAY = date(2025, 6, 15)
@@ -27,29 +27,7 @@ def kid(make_account) -> Account:
 
 def approval_code(session: Session) -> str:
     """The code in the newest approval e-mail, as the parent would open it."""
-    session.expire_all()
-    mail = session.exec(select(OutboxMessage).order_by(col(OutboxMessage.id).desc())).first()
-    assert mail is not None, "no e-mail queued"
-    found = re.search(rf"{re.escape(settings.site_url)}/parental-approval\?code=(\S+)", mail.body)
-    assert found, mail.body
-    return found[1]
-
-
-def reload(session: Session, account: Account) -> Account:
-    session.expire_all()
-    return session.get(Account, account.id)
-
-
-def form_errors(call, *args) -> dict[str, str]:
-    with pytest.raises(FormErrors) as caught:
-        call(*args)
-    return caught.value.errors
-
-
-def code_error(call, *args) -> str:
-    with pytest.raises(codes.CodeError) as caught:
-        call(*args)
-    return str(caught.value)
+    return from_mail(session, rf"{re.escape(settings.site_url)}/parental-approval\?code=(\S+)")
 
 
 def wait_out_the_resend(session: Session, kid: Account) -> None:

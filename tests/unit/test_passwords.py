@@ -4,19 +4,18 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, AccountCode, CodePurpose, OutboxMessage
 from cycling_site.services import codes, passwords, tokens
 from cycling_site.services.accounts import (
     PASSWORD_MAX,
-    FormErrors,
     login,
     password_matches,
 )
 from cycling_site.settings import settings
-from tests.unit.conftest import DEMO_PASSWORD, count
+from tests.unit.conftest import DEMO_PASSWORD, code_error, count, form_errors, from_mail, reload
 
 ADDRESS = "203.0.113.7"
 NEW_PASSWORD = "climbhard"
@@ -29,29 +28,7 @@ def rider(make_account) -> Account:
 
 def reset_code(session: Session) -> str:
     """The code in the newest reset e-mail, as the rider would open it."""
-    session.expire_all()
-    mail = session.exec(select(OutboxMessage).order_by(col(OutboxMessage.id).desc())).first()
-    assert mail is not None, "no e-mail queued"
-    found = re.search(rf"{re.escape(settings.site_url)}/auth/forgot-password2\?code=(\S+)", mail.body)
-    assert found, mail.body
-    return found[1]
-
-
-def reload(session: Session, account: Account) -> Account:
-    session.expire_all()
-    return session.get(Account, account.id)
-
-
-def form_errors(call, *args) -> dict[str, str]:
-    with pytest.raises(FormErrors) as caught:
-        call(*args)
-    return caught.value.errors
-
-
-def code_error(call, *args) -> str:
-    with pytest.raises(codes.CodeError) as caught:
-        call(*args)
-    return str(caught.value)
+    return from_mail(session, rf"{re.escape(settings.site_url)}/auth/forgot-password2\?code=(\S+)")
 
 
 # --- New password rules ----------------------------------------------------------------------------------

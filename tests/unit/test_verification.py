@@ -19,7 +19,7 @@ from cycling_site.services.accounts import (
     register,
 )
 from cycling_site.settings import settings
-from tests.unit.conftest import DEMO_PASSWORD, count
+from tests.unit.conftest import DEMO_PASSWORD, code_error, count
 
 ADDRESS = "203.0.113.7"
 
@@ -62,12 +62,6 @@ def unverified(make_account, session) -> Account:
     verification.send_verification(session, account)
     session.commit()
     return account
-
-
-def code_error(call, *args) -> str:
-    with pytest.raises(codes.CodeError) as caught:
-        call(*args)
-    return str(caught.value)
 
 
 # --- The e-mail ------------------------------------------------------------------------------------------
