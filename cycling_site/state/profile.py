@@ -151,29 +151,38 @@ class ProfileState(rx.State):
         (await self._session_state())._remember(account)
         self.notice = msg.PROFILE_UPDATED
 
-    @rx.event
-    async def upload_avatar(self, files: list[rx.UploadFile]):
-        """A drop the browser refused arrives with no file: avatar_rejected reports it."""
-        if not files:
-            return
+    async def _change_avatar(self, change, done: str):
+        """One avatar change for the signed-in rider: busy state, the error, the header and a toast."""
         self.avatar_error = ""
         self.avatar_busy = True
         yield
         try:
-            data = await files[0].read(profile.AVATAR_MAX_BYTES + 1)
             with get_session() as session:
                 account = await self._account(session)
                 if account is None:
                     yield SessionState.guard
                     return
-                account = profile.store_avatar(session, account, data)
+                account = change(session, account)
         except FormErrors as exc:
             self.avatar_error = next(iter(exc.errors.values()))
             return
         finally:
             self.avatar_busy = False
         (await self._session_state())._remember(account)
-        yield rx.toast.success(msg.AVATAR_UPDATED)
+        yield rx.toast.success(done)
+
+    @rx.event
+    async def upload_avatar(self, files: list[rx.UploadFile]):
+        """A drop the browser refused arrives with no file: avatar_rejected reports it."""
+        if not files:
+            return
+        data = await files[0].read(profile.AVATAR_MAX_BYTES + 1)
+
+        def store(session, account):
+            return profile.store_avatar(session, account, data)
+
+        async for update in self._change_avatar(store, msg.AVATAR_UPDATED):
+            yield update
 
     @rx.event
     def avatar_rejected(self, reasons: str) -> None:
@@ -184,23 +193,8 @@ class ProfileState(rx.State):
 
     @rx.event
     async def remove_avatar(self):
-        self.avatar_error = ""
-        self.avatar_busy = True
-        yield
-        try:
-            with get_session() as session:
-                account = await self._account(session)
-                if account is None:
-                    yield SessionState.guard
-                    return
-                account = profile.remove_avatar(session, account)
-        except FormErrors as exc:
-            self.avatar_error = next(iter(exc.errors.values()))
-            return
-        finally:
-            self.avatar_busy = False
-        (await self._session_state())._remember(account)
-        yield rx.toast.success(msg.AVATAR_REMOVED)
+        async for update in self._change_avatar(profile.remove_avatar, msg.AVATAR_REMOVED):
+            yield update
 
     @rx.event
     async def change_password(self, form_data: dict):
