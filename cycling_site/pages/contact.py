@@ -148,8 +148,7 @@ def _form() -> rx.Component:
                 form_alert(ContactState.sent, tone="success", id="contact-sent"),
                 submit_button(
                     "Send message",
-                    # Until the page is live a press would post the form natively and lose what was typed.
-                    rx.State.is_hydrated & ~ContactState.submitting,
+                    ~ContactState.submitting,
                     ContactState.submitting,
                     id="contact-submit",
                 ),

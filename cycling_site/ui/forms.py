@@ -81,6 +81,9 @@ def form_alert(message: rx.Var, tone: str = "danger", **props) -> rx.Component:
 
 
 def submit_button(label: str, enabled: rx.Var, loading: rx.Var, **props) -> rx.Component:
+    """Disabled until the page is live as well: pressed earlier, the browser would post the form
+    itself and lose what was typed."""
+    enabled = rx.State.is_hydrated & enabled
     return rx.button(
         label,
         type="submit",
