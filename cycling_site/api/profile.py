@@ -82,14 +82,13 @@ def avatar(name: str, account: CurrentAccount, session: DB) -> FileResponse:
 
 @router.post("/change_password")
 def change_password(body: ChangePasswordIn, request: Request, account: CurrentAccount, session: DB) -> dict:
-    """On success the token of this request is revoked: the rider signs in again."""
+    """On success every session of the account ends, this one too: the rider signs in again."""
     profile.change_password(
         session,
         account,
         body.current_password,
         body.password,
         body.repeatPassword,
-        request_token(request),
         _client_address(request),
     )
     return {"status": True, "message": msg.PASSWORD_CHANGED}

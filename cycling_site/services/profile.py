@@ -190,7 +190,6 @@ def change_password(
     current_password: str,
     password: str,
     repeat_password: str,
-    token: str,
     address: str,
 ) -> None:
     """Sets the new password, which ends every session of the account (this one too).

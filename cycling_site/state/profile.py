@@ -215,7 +215,6 @@ class ProfileState(rx.State):
                     str(form_data.get("current_password", "")),
                     str(form_data.get("password", "")),
                     str(form_data.get("repeatPassword", "")),
-                    session_state.token,
                     self.router.session.client_ip,
                 )
         except FormErrors as exc:

@@ -345,7 +345,7 @@ def test_change_password_sets_the_new_one_and_ends_the_session(session, make_acc
     account = make_account()
     issued = tokens.issue_session_token(account, remember=True)
     new = "new-secret"
-    profile.change_password(session, account, DEMO_PASSWORD, new, new, issued.token, ADDRESS)
+    profile.change_password(session, account, DEMO_PASSWORD, new, new, ADDRESS)
     row = stored_row(session, account)
     assert password_matches(row, "new-secret")
     assert not password_matches(row, DEMO_PASSWORD)
@@ -379,7 +379,7 @@ def test_change_password_rules(session, make_account, values, errors):
     account = make_account()
     issued = tokens.issue_session_token(account, remember=True)
     with pytest.raises(FormErrors) as caught:
-        profile.change_password(session, account, *values, issued.token, ADDRESS)
+        profile.change_password(session, account, *values, ADDRESS)
     assert caught.value.errors == errors
     assert password_matches(stored_row(session, account), DEMO_PASSWORD)
     assert tokens.check_session(session, issued.token).status == "ok"
@@ -389,9 +389,9 @@ def test_wrong_current_passwords_are_limited(session, make_account):
     account = make_account()
     for _ in range(5):
         with pytest.raises(FormErrors):
-            profile.change_password(session, account, "guess", "new-secret", "new-secret", "", ADDRESS)
+            profile.change_password(session, account, "guess", "new-secret", "new-secret", ADDRESS)
     with pytest.raises(TooManyAttempts) as caught:
-        profile.change_password(session, account, DEMO_PASSWORD, "new-secret", "new-secret", "", ADDRESS)
+        profile.change_password(session, account, DEMO_PASSWORD, "new-secret", "new-secret", ADDRESS)
     assert caught.value.errors == {"current_password": msg.LOGIN_RATE_LIMITED}
     assert password_matches(stored_row(session, account), DEMO_PASSWORD)
 
