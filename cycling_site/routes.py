@@ -53,6 +53,8 @@ ROUTES: list[Route] = [
     Route("profile", "/user/profile", "Profile", auth_required=True),
     # Spec 1: rider dashboard, shop, weight, verification.
     Route("new_activities", "/user/activities", "Activities", auth_required=True),
+    # Not in the spec's lists: the activity detail view reached from the dashboard (spec 3).
+    Route("activity", "/user/activities/[file_id]", "Activity", auth_required=True),
     Route("pre-verification", "/pre-verification-form", "Pre-verification", auth_required=True),
     # Spec 3: wallet, import, results.
     Route("wallet", "/wallet", "Wallet", auth_required=True),

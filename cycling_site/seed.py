@@ -1,17 +1,23 @@
 """Demo data: `python -m cycling_site.seed` fills an empty database in demo mode only."""
 
 import sys
-from datetime import date
+from datetime import date, datetime
 
 from sqlmodel import Session, select
 
 from cycling_site.db import get_session
 from cycling_site.models import Account, Role
 from cycling_site.models.accounts import VerificationStatus
+from cycling_site.models.common import utcnow
+from cycling_site.services import activities
 from cycling_site.services.accounts import hash_password
+from cycling_site.services.activities import NewRide
+from cycling_site.services.demo_rides import demo_rides
 from cycling_site.settings import settings
 
 DEMO_PASSWORD = "ridefast"
+# (account, random seed, months of rides): the adult rider and the approved kid ride; the others do not.
+DEMO_RIDERS = (("rider@example.com", 7, 3), ("kid@example.com", 11, 1))
 UAE = 784
 
 
@@ -29,6 +35,9 @@ def _demo_accounts(password_hash: str) -> list[Account]:
             team="Desert Falcons",
             jersey="jersey-orange.svg",
             verification_status=VerificationStatus.approved,
+            level=18,
+            ftp=235,
+            category_id=2,
             **common,
         ),
         Account(
@@ -43,6 +52,8 @@ def _demo_accounts(password_hash: str) -> list[Account]:
             parent_email="rider@example.com",
             parent_approved=True,
             jersey="jersey-blue.svg",
+            level=6,
+            ftp=140,
             **common,
         ),
         Account(
@@ -87,12 +98,38 @@ def seed_demo(session: Session) -> bool:
     return True
 
 
+def seed_demo_rides(session: Session, end: datetime) -> int:
+    """A few months of rides for the demo riders, written as FIT files and ingested like any upload."""
+    count = 0
+    for email, seed, months in DEMO_RIDERS:
+        account = session.exec(select(Account).where(Account.email == email)).one()
+        for ride in demo_rides(seed, end, months, ftp=account.ftp, weight_kg=account.weight):
+            name = f"{ride.started_at:%Y-%m-%d-%H-%M-%S}.fit"
+            new = NewRide(
+                account.uuid,
+                ride.fit,
+                name,
+                ride.type,
+                ride.title,
+                ride.route_name,
+                account.ftp,
+                account.weight,
+            )
+            activities.ingest(session, new)
+            count += 1
+    return count
+
+
 def main() -> int:
     if not settings.demo:
         print("Not in demo mode (APP_ENV=production): no demo data written.")
         return 0
     with get_session() as session:
-        print("Demo data written." if seed_demo(session) else "Database not empty: seed skipped.")
+        if not seed_demo(session):
+            print("Database not empty: seed skipped.")
+            return 0
+        rides = seed_demo_rides(session, utcnow())
+    print(f"Demo data written: demo accounts and {rides} rides.")
     return 0
 
 

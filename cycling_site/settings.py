@@ -11,6 +11,9 @@ from dotenv import load_dotenv
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEMO_SECRET = "demo-secret-change-me-in-production-0123456789"
+# 32 bytes in hex: the AES-256 key the site and the activity service share in demo mode.
+DEMO_ACTIVITY_KEY = "64656d6f2d61637469766974792d6b65792d6368616e67652d6d652d30313233"
+DEMO_INGEST_KEY = DEMO_SECRET + "-ingest"
 
 load_dotenv(PROJECT_ROOT / ".env")
 
@@ -89,6 +92,10 @@ class Settings:
     mail_retry_seconds: int
     site_name: str
     data_dir: Path
+    activity_service_url: str
+    activity_service_key: str
+    activity_encryption: bool
+    activity_ingest_key: str
     oauth: dict[str, OAuthProvider]
 
     @property
@@ -123,16 +130,28 @@ def load_settings() -> Settings:
         mail_retry_seconds=_env_int("MAIL_RETRY_SECONDS", 30),
         site_name=_env("SITE_NAME", "RideArena"),
         data_dir=data_dir,
+        activity_service_url=_env("ACTIVITY_SERVICE_URL", "").rstrip("/"),
+        activity_service_key=_env("ACTIVITY_SERVICE_KEY", DEMO_ACTIVITY_KEY),
+        activity_encryption=_env_bool("ACTIVITY_ENCRYPTION", True),
+        activity_ingest_key=_env("ACTIVITY_INGEST_KEY", DEMO_INGEST_KEY),
         oauth={network: _oauth_provider(network) for network in OAUTH_NETWORKS},
     )
     if settings.app_env not in {"demo", "production"}:
         raise ValueError("APP_ENV must be 'demo' or 'production'")
+    try:
+        key = bytes.fromhex(settings.activity_service_key)
+    except ValueError:
+        key = b""
+    if len(key) != 32:
+        raise ValueError("ACTIVITY_SERVICE_KEY must be 64 hexadecimal characters (a 256-bit key)")
     if settings.app_env == "production":
         for name, value in (
             ("SECRET_KEY", settings.secret_key),
             ("ALTCHA_HMAC_KEY", settings.altcha_hmac_key),
+            ("ACTIVITY_SERVICE_KEY", settings.activity_service_key),
+            ("ACTIVITY_INGEST_KEY", settings.activity_ingest_key),
         ):
-            if value.startswith(DEMO_SECRET):
+            if value.startswith(DEMO_SECRET) or value == DEMO_ACTIVITY_KEY:
                 raise ValueError(f"Set {name} to a secret of your own before a production start")
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     return settings

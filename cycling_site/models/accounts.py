@@ -51,6 +51,10 @@ class Account(SQLModel, table=True):
     jersey: str = Field(default="jersey-red.svg", max_length=100)
     team: str | None = Field(default=None, max_length=100)
     verification_status: str = Field(default=VerificationStatus.not_submitted, max_length=20)
+    # Game figures (PlayerPersonalStruct / PlayerProfileStruct): level, functional threshold power, category.
+    level: int = Field(default=1)
+    ftp: int = Field(default=200)
+    category_id: int | None = Field(default=None)
     created_at: datetime = utc_column(default_factory=utcnow)
     # Sessions issued before this moment end (a new password signs every device out).
     password_changed_at: datetime | None = utc_column(default=None)

@@ -3,9 +3,11 @@
 import reflex as rx
 
 from cycling_site.pages import (
+    activity_detail,
     auth,
     connections,
     contact,
+    dashboard,
     dev,
     parental_consent,
     passwords,
@@ -14,8 +16,10 @@ from cycling_site.pages import (
     verification,
 )
 from cycling_site.routes import ROUTES
+from cycling_site.state.activity_detail import ActivityDetailState
 from cycling_site.state.connections import OAuthCallbackState
 from cycling_site.state.contact import ContactState
+from cycling_site.state.dashboard import DashboardState
 from cycling_site.state.login import LoginState
 from cycling_site.state.mailbox import MailboxState
 from cycling_site.state.parental_consent import ParentalConsentState, ParentApprovalState
@@ -46,6 +50,8 @@ BUILT = {
     "contacts": (contact.contact_page, [ContactState.load]),
     "profile": (profile.profile_page, [ProfileState.load]),
     "delete-user": (profile.delete_user_page, [DeleteUserState.confirm]),
+    "new_activities": (dashboard.dashboard_page, [DashboardState.load]),
+    "activity": (activity_detail.activity_detail_page, [ActivityDetailState.load]),
 }
 
 

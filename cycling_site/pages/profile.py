@@ -1,9 +1,6 @@
 """The profile (/user/profile) with its tabs, and the account-deletion link's page (/delete-user/{code})."""
 
-from typing import Any
-
 import reflex as rx
-from reflex.vars import ArrayVar, ObjectVar
 
 from components.hash_watch import hash_watch
 from cycling_site.messages import accounts as msg
@@ -17,6 +14,7 @@ from cycling_site.ui.forms import (
     field,
     field_error,
     form_alert,
+    rejection_codes,
     select_input,
     submit_button,
     text_input,
@@ -77,22 +75,6 @@ def _avatar(size) -> rx.Component:
     )
 
 
-def _rejection_reasons(rejections: rx.Var) -> rx.Var:
-    """Only the error codes go to the server, never the refused file itself."""
-    return (
-        rejections.to(ArrayVar, list[dict[str, Any]])
-        .map(
-            lambda rejection: (
-                rejection.to(ObjectVar, dict[str, Any])["errors"]
-                .to(ArrayVar, list[dict[str, str]])
-                .map(lambda error: error.to(ObjectVar, dict[str, str])["code"])
-                .join(",")
-            )
-        )
-        .join(",")
-    )
-
-
 def _avatar_card() -> rx.Component:
     upload = rx.upload.root(
         rx.hstack(
@@ -115,7 +97,7 @@ def _avatar_card() -> rx.Component:
         multiple=False,
         disabled=ProfileState.avatar_busy,
         on_drop=ProfileState.upload_avatar(rx.upload_files(upload_id=AVATAR_UPLOAD_ID)),
-        on_drop_rejected=lambda rejections: ProfileState.avatar_rejected(_rejection_reasons(rejections)),
+        on_drop_rejected=lambda rejections: ProfileState.avatar_rejected(rejection_codes(rejections)),
         aria_label="Upload a profile picture",
         border_radius=RADIUS["sm"],
     )

@@ -74,6 +74,11 @@ class SessionState(rx.State):
         self._remember(check.account)
         return "ok"
 
+    def current_account(self):
+        """The signed-in account, checked afresh: a revoked or expired session reads nothing."""
+        with get_session() as session:
+            return tokens.check_session(session, self.token, self.user_id).account
+
     def _current_path(self) -> str:
         url = self.router.url
         return url.path + (f"?{url.query}" if url.query else "")

@@ -1,6 +1,9 @@
 """Form pieces: a labelled field with its message, the form-level alert, the submit button."""
 
+from typing import Any
+
 import reflex as rx
+from reflex.vars import ArrayVar, ObjectVar
 
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
 
@@ -99,4 +102,20 @@ def submit_button(label: str, enabled: rx.Var, loading: rx.Var, **props) -> rx.C
         cursor=rx.cond(enabled, "pointer", "not-allowed"),
         _hover={"background": rx.cond(enabled, COLOR["accent_dark"], "#F3B49C")},
         **props,
+    )
+
+
+def rejection_codes(rejections: rx.Var) -> rx.Var:
+    """The codes of files an upload refused; only they go to the server, never the refused file itself."""
+    return (
+        rejections.to(ArrayVar, list[dict[str, Any]])
+        .map(
+            lambda rejection: (
+                rejection.to(ObjectVar, dict[str, Any])["errors"]
+                .to(ArrayVar, list[dict[str, str]])
+                .map(lambda error: error.to(ObjectVar, dict[str, str])["code"])
+                .join(",")
+            )
+        )
+        .join(",")
     )

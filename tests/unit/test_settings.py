@@ -19,14 +19,30 @@ def test_production_refuses_the_demo_secrets(monkeypatch, tmp_path):
     monkeypatch.setenv("DATA_DIR", str(tmp_path))
     monkeypatch.delenv("SECRET_KEY", raising=False)
     monkeypatch.delenv("ALTCHA_HMAC_KEY", raising=False)
+    monkeypatch.delenv("ACTIVITY_SERVICE_KEY", raising=False)
+    monkeypatch.delenv("ACTIVITY_INGEST_KEY", raising=False)
     with pytest.raises(ValueError, match="SECRET_KEY"):
         load_settings()
     monkeypatch.setenv("SECRET_KEY", "a-real-secret-of-production")
     with pytest.raises(ValueError, match="ALTCHA_HMAC_KEY"):
         load_settings()
     monkeypatch.setenv("ALTCHA_HMAC_KEY", "another-real-secret")
+    with pytest.raises(ValueError, match="ACTIVITY_SERVICE_KEY"):
+        load_settings()
+    monkeypatch.setenv("ACTIVITY_SERVICE_KEY", "ab" * 32)
+    with pytest.raises(ValueError, match="ACTIVITY_INGEST_KEY"):
+        load_settings()
+    monkeypatch.setenv("ACTIVITY_INGEST_KEY", "a-real-ingest-key")
     settings = load_settings()
     assert not settings.demo and DEMO_SECRET not in (settings.secret_key, settings.altcha_hmac_key)
+
+
+@pytest.mark.parametrize("key", ["", "abc", "zz" * 32, "ab" * 31])
+def test_the_activity_key_must_be_256_bits_in_hex(monkeypatch, tmp_path, key):
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("ACTIVITY_SERVICE_KEY", key)
+    with pytest.raises(ValueError, match="64 hexadecimal"):
+        load_settings()
 
 
 def test_unknown_app_env_is_refused(monkeypatch, tmp_path):
@@ -47,6 +63,8 @@ def test_production_seed_writes_no_demo_accounts(tmp_path):
         "DATA_DIR": str(tmp_path),
         "SECRET_KEY": "a-real-secret-of-production",
         "ALTCHA_HMAC_KEY": "another-real-secret",
+        "ACTIVITY_SERVICE_KEY": "ab" * 32,
+        "ACTIVITY_INGEST_KEY": "a-real-ingest-key",
     }
     result = subprocess.run(
         [sys.executable, "-m", "cycling_site.seed"], cwd=ROOT, env=env, capture_output=True, text=True

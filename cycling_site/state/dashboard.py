@@ -1,0 +1,393 @@
+"""The rider dashboard (/user/activities): profile header, Overview (curve, progress), Activities, shop tab.
+
+Rides, curves and progress come from the activity service through its client, always for the signed-in
+rider's own uuid; the header comes from the rider default data (spec 1 section 3).
+"""
+
+from datetime import date
+
+import reflex as rx
+from sqlalchemy.exc import SQLAlchemyError
+
+from cycling_site.clients import activity
+from cycling_site.messages import activities as msg
+from cycling_site.models import Account
+from cycling_site.models.accounts import VerificationStatus
+from cycling_site.models.common import utcnow
+from cycling_site.services import progress, rider_profile
+from cycling_site.services.activities import MAX_COMPARE, MAX_FIT_BYTES
+from cycling_site.services.local_time import local
+from cycling_site.state import ride_format
+from cycling_site.state.session import SessionState
+
+TABS = ("profile", "activities", "in-game-shop")
+DEFAULT_TAB = "profile"
+SHOP_TAB = "in-game-shop"
+PERIODS = ("week", "month", "year")
+DEFAULT_PERIOD = "year"
+DATA_TYPES = ("distance", "elevation")
+SORTS = ("desc", "asc")
+LIST_TYPES = ("all", "ride", "workout", "event")
+GRID_ROWS = (
+    ("Time spent", "timeSpend"),
+    ("All rides", "allRides"),
+    ("Distance", "distance"),
+    ("Elevation", "elevation"),
+    ("Longest ride", "longestRide"),
+    ("Race", "races"),
+)
+COMPARE_KEYS = ("ride_a", "ride_b")
+
+
+def tab_for(value: str, is_kid: bool) -> str:
+    """Kids never see the shop: #in-game-shop falls back to #profile (spec 1 section 6)."""
+    value = (value or "").strip().lstrip("#")
+    if value not in TABS or (is_kid and value == SHOP_TAB):
+        return DEFAULT_TAB
+    return value
+
+
+def grid_cell(key: str, figures: dict) -> str:
+    value = figures.get(key, 0)
+    if key == "timeSpend":
+        return ride_format.figure(value / 60, "h", 1)
+    if key in ("distance", "longestRide"):
+        return ride_format.figure(value, "KM", 1)
+    if key == "elevation":
+        return ride_format.figure(value, "M")
+    return ride_format.figure(value)
+
+
+def progress_rows(grid: dict) -> list[dict[str, str]]:
+    return [
+        {"label": label, **{period: grid_cell(key, grid[period]) for period in ("overall", *PERIODS)}}
+        for label, key in GRID_ROWS
+    ]
+
+
+def curve_points(graph: dict) -> list[dict]:
+    """The overall graph's two series (power, power_weight) as chart rows."""
+    return [
+        {"seconds": s, "power": p, "power_weight": w}
+        for s, p, w in zip(graph["seconds"], graph["power"], graph["power_weight"], strict=True)
+    ]
+
+
+def merge_curves(compared: list[dict]) -> list[dict]:
+    """One row per duration with a column per compared ride, as the chart draws them."""
+    rows: dict[int, dict] = {}
+    for key, curve in zip(COMPARE_KEYS, compared, strict=False):
+        for seconds, watts in zip(curve["seconds"], curve["power"], strict=True):
+            rows.setdefault(seconds, {"seconds": seconds})[key] = watts
+    return [rows[seconds] for seconds in sorted(rows)]
+
+
+class DashboardState(rx.State):
+    tab: str = DEFAULT_TAB
+    is_kid: bool = False
+    profile_loading: bool = True
+    profile_error: str = ""
+    jersey: str = ""
+    country_code: str = ""
+    country_name: str = ""
+    firstname: str = ""
+    lastname: str = ""
+    team: str = ""
+    gender: str = ""
+    category: str = ""
+    level: str = ""
+    ftp: str = ""
+    weight: str = ""
+    height: str = ""
+    age: str = ""
+
+    overall_curve: list[dict] = []
+    curve_error: str = ""
+    selected: list[str] = []
+    compare_curve: list[dict] = []
+    compare_names: list[str] = []
+    compare_loading: bool = False
+
+    year_label: str = ""
+    month_label: str = ""
+    week_label: str = ""
+    grid: list[dict[str, str]] = []
+    period: str = DEFAULT_PERIOD
+    data_type: str = "distance"
+    bars: list[dict] = []
+    progress_loading: bool = True
+    progress_error: str = ""
+
+    rows: list[dict[str, str]] = []
+    list_type: str = "all"
+    sort: str = "desc"
+    page: int = 1
+    finished: bool = False
+    activities_loading: bool = True
+    more_loading: bool = False
+    activities_error: str = ""
+    download_error: str = ""
+    downloading: str = ""
+
+    uploading: bool = False
+    upload_error: str = ""
+    upload_notice: str = ""
+
+    @rx.var
+    def curve_series(self) -> list[dict]:
+        return [
+            {"key": "power", "name": "Power", "unit": "W", "color": "#FF5A1F", "axis": "left"},
+            {
+                "key": "power_weight",
+                "name": "Power / weight",
+                "unit": "W/kg",
+                "color": "#2563EB",
+                "axis": "right",
+            },
+        ]
+
+    @rx.var
+    def compare_series(self) -> list[dict]:
+        colors = ("#FF5A1F", "#2563EB")
+        return [
+            {"key": key, "name": name, "unit": "W", "color": color, "axis": "left"}
+            for key, name, color in zip(COMPARE_KEYS, self.compare_names, colors, strict=False)
+        ]
+
+    async def _account(self) -> Account | None:
+        return (await self.get_state(SessionState)).current_account()
+
+    def _today(self) -> date:
+        return local(utcnow()).date()
+
+    def _fill_header(self, data: dict) -> None:
+        user = data["user"]
+        player = data["userData"]["data"]["PlayerData"]
+        profile, personal = player["PlayerProfileStruct"], player["PlayerPersonalStruct"]
+        self.jersey = user["jersey"]
+        self.country_code = user["countryCode"]
+        self.country_name = user["countryName"]
+        self.team = user["team"] or ""
+        self.age = str(user["age"]) if user["age"] is not None else ""
+        self.is_kid = user["isKid"]
+        self.firstname = profile["PlayerFirstName"]
+        self.lastname = profile["PlayerLastName"]
+        self.gender = rider_profile.gender_label(profile["Gender"])
+        approved = user["src_verification_status"] == VerificationStatus.approved
+        category = profile["PlayerCategoryId"]
+        self.category = f"CAT {category}" if approved and category else ""
+        self.level = str(personal["PlayerLevel"])
+        self.ftp = str(personal["PlayerFtp"])
+        self.weight = f"{profile['Weight']:g}"
+        self.height = str(profile["HeightCm"])
+        self.overall_curve = curve_points(data["overall_average_graph"])
+
+    @rx.event
+    async def load(self):
+        """Header and overall curve first (what the rider sees on arrival), then progress and rides."""
+        self.profile_loading = True
+        self.profile_error = self.curve_error = self.upload_error = self.upload_notice = ""
+        self.download_error = ""
+        self.selected, self.compare_curve, self.compare_names = [], [], []
+        try:
+            account = await self._account()
+        except SQLAlchemyError:
+            self.profile_error = msg.PROFILE_FAILED
+            self.profile_loading = False
+            return None
+        if account is None:
+            return None
+        self.is_kid = account.is_kid
+        fragment = self.router.url.fragment
+        self.tab = tab_for(fragment, account.is_kid)
+        try:
+            overall = (await activity.power_curve(account.uuid, []))["overall"]
+        except activity.ActivityServiceError:
+            overall = None
+            self.curve_error = msg.CURVE_FAILED
+        self._fill_header(rider_profile.default_data(account, overall, self._today()))
+        self.profile_loading = False
+        events = [DashboardState.load_progress, DashboardState.reload_activities]
+        if account.is_kid and fragment.lstrip("#") == SHOP_TAB:
+            events.insert(0, rx.call_script(f"history.replaceState(history.state, '', '#{DEFAULT_TAB}')"))
+        return events
+
+    @rx.event
+    def hash_changed(self, value: str):
+        self.tab = tab_for(value, self.is_kid)
+        if value.lstrip("#") != self.tab and value:
+            return rx.call_script(f"history.replaceState(history.state, '', '#{self.tab}')")
+        return None
+
+    @rx.event
+    def select_tab(self, value: str):
+        self.tab = tab_for(value, self.is_kid)
+        return rx.call_script(f"history.replaceState(history.state, '', '#{self.tab}')")
+
+    async def _rider_uuid(self) -> str:
+        return (await self.get_state(SessionState)).user_id
+
+    @rx.event
+    async def load_progress(self):
+        self.progress_loading = True
+        self.progress_error = ""
+        yield
+        today = self._today()
+        week = progress.week_of_month(today)
+        rider_uuid = await self._rider_uuid()
+        try:
+            grid = await activity.progress_wall(rider_uuid, today.year, today.month, week)
+            self.bars = await activity.progress(rider_uuid, self.period, today.year, today.month, week)
+        except activity.ActivityServiceError:
+            self.progress_error = msg.PROGRESS_FAILED
+            self.progress_loading = False
+            return
+        self.year_label = str(today.year)
+        self.month_label = today.strftime("%b")
+        self.week_label = f"Week {week}"
+        self.grid = progress_rows(grid)
+        self.progress_loading = False
+
+    @rx.event
+    async def set_period(self, value: str | list[str]):
+        if isinstance(value, str) and value in PERIODS and value != self.period:
+            self.period = value
+            return DashboardState.load_progress
+        return None
+
+    @rx.event
+    def set_data_type(self, value: str | list[str]) -> None:
+        if isinstance(value, str) and value in DATA_TYPES:
+            self.data_type = value
+
+    async def _fetch_page(self, page: int) -> bool:
+        try:
+            answer = await activity.activities(await self._rider_uuid(), self.list_type, page, self.sort)
+        except activity.ActivityServiceError:
+            self.activities_error = msg.LIST_FAILED
+            return False
+        rows = [ride_format.activity_row(row) for row in answer["results"]]
+        self.rows = rows if page == 1 else [*self.rows, *rows]
+        self.page = answer["currentPage"]
+        self.finished = answer["currentPage"] >= answer["totalPages"]
+        return True
+
+    @rx.event
+    async def reload_activities(self):
+        """Type and sort changes start again from page 1 (spec 1 section 4)."""
+        self.activities_loading = True
+        self.activities_error = ""
+        self.rows = []
+        self.finished = False
+        yield
+        await self._fetch_page(1)
+        self.activities_loading = False
+
+    @rx.event
+    async def load_more(self):
+        if self.finished or self.more_loading:
+            return
+        self.more_loading = True
+        self.activities_error = ""
+        yield
+        await self._fetch_page(self.page + 1)
+        self.more_loading = False
+
+    @rx.event
+    def set_sort(self, value: str):
+        if value in SORTS:
+            self.sort = value
+            return DashboardState.reload_activities
+        return None
+
+    @rx.event
+    def set_list_type(self, value: str):
+        if value in LIST_TYPES:
+            self.list_type = value
+            return DashboardState.reload_activities
+        return None
+
+    @rx.event
+    async def toggle_compare(self, file_id: str):
+        """At most two rides: a third drops the oldest pick; none restores the overall curve."""
+        if file_id in self.selected:
+            self.selected = [picked for picked in self.selected if picked != file_id]
+        else:
+            self.selected = [*self.selected, file_id][-MAX_COMPARE:]
+        if not self.selected:
+            self.compare_curve, self.compare_names = [], []
+            return
+        self.compare_loading = True
+        self.curve_error = ""
+        yield
+        try:
+            answer = await activity.power_curve(await self._rider_uuid(), list(self.selected))
+        except activity.ActivityServiceError:
+            self.curve_error = msg.CURVE_FAILED
+            self.compare_loading = False
+            return
+        compared = answer["compare"]
+        self.compare_names = [f"{curve['title']} {ride_format.day(curve['date'])}" for curve in compared]
+        self.compare_curve = merge_curves(compared)
+        self.compare_loading = False
+
+    @rx.event
+    def clear_compare(self) -> None:
+        self.selected, self.compare_curve, self.compare_names = [], [], []
+
+    @rx.event
+    async def download(self, file_id: str):
+        self.download_error = ""
+        self.downloading = file_id
+        yield
+        try:
+            name, data = await activity.download_activity_file(await self._rider_uuid(), file_id)
+        except activity.ActivityServiceError:
+            self.download_error = msg.DOWNLOAD_FAILED
+            self.downloading = ""
+            return
+        self.downloading = ""
+        yield rx.download(data=data, filename=name)
+
+    @rx.event
+    async def upload_ride(self, files: list[rx.UploadFile]):
+        self.upload_error = self.upload_notice = ""
+        if not files:
+            return
+        upload = files[0]
+        name = upload.name or ""
+        if not name.lower().endswith(".fit"):
+            self.upload_error = msg.NOT_A_FIT_NAME
+            return
+        self.uploading = True
+        yield
+        data = await upload.read(MAX_FIT_BYTES + 1)
+        account = await self._account()
+        if account is None:
+            self.uploading = False
+            yield SessionState.guard
+            return
+        try:
+            ride = await activity.upload(account.uuid, data, name, ftp=account.ftp, weight=account.weight)
+        except activity.ActivityServiceError as exc:
+            self.upload_error = str(exc)
+            self.uploading = False
+            return
+        self.uploading = False
+        self.upload_notice = msg.UPLOADED.format(title=ride["title"])
+        yield DashboardState.refresh_after_upload
+
+    @rx.event
+    async def refresh_after_upload(self):
+        try:
+            overall = (await activity.power_curve(await self._rider_uuid(), []))["overall"]
+        except activity.ActivityServiceError:
+            self.curve_error = msg.CURVE_FAILED
+        else:
+            self.overall_curve = curve_points(overall)
+        return [DashboardState.load_progress, DashboardState.reload_activities]
+
+    @rx.event
+    def upload_rejected(self, codes: str) -> None:
+        self.upload_notice = ""
+        self.upload_error = msg.UPLOAD_TOO_LARGE if "too-large" in codes else msg.NOT_A_FIT_NAME
