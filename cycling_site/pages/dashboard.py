@@ -324,6 +324,17 @@ def _icon_cell(kind: rx.Var, icons: dict, label_prefix: str) -> rx.Component:
     )
 
 
+def _compare_checkbox(row: rx.Var, **props) -> rx.Component:
+    return rx.checkbox(
+        checked=DashboardState.selected.contains(row["id"]),
+        on_change=lambda _value: DashboardState.toggle_compare(row["id"]),
+        aria_label="Compare " + row["title"],
+        class_name="compare-checkbox",
+        cursor="pointer",
+        **props,
+    )
+
+
 def _analysis_link(row: rx.Var) -> rx.Component:
     return rx.link(
         rx.hstack(rx.icon("chart-line", size=16), rx.text("Analysis"), spacing="1", align="center"),
@@ -337,15 +348,7 @@ def _analysis_link(row: rx.Var) -> rx.Component:
 def _activity_row(row: rx.Var) -> rx.Component:
     picked = DashboardState.selected.contains(row["id"])
     return rx.table.row(
-        rx.table.cell(
-            rx.checkbox(
-                checked=picked,
-                on_change=lambda _value: DashboardState.toggle_compare(row["id"]),
-                aria_label="Compare " + row["title"],
-                class_name="compare-checkbox",
-                cursor="pointer",
-            )
-        ),
+        rx.table.cell(_compare_checkbox(row)),
         rx.table.cell(row["date"], white_space="nowrap"),
         rx.table.cell(
             rx.hstack(
@@ -399,14 +402,7 @@ def _activity_card(row: rx.Var) -> rx.Component:
         flex_wrap="wrap",
     )
     return rx.hstack(
-        rx.checkbox(
-            checked=picked,
-            on_change=lambda _value: DashboardState.toggle_compare(row["id"]),
-            aria_label="Compare " + row["title"],
-            class_name="compare-checkbox",
-            cursor="pointer",
-            margin_top="4px",
-        ),
+        _compare_checkbox(row, margin_top="4px"),
         rx.vstack(
             rx.hstack(
                 _icon_cell(row["type"], TYPE_ICON, "type"),

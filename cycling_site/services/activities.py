@@ -25,6 +25,7 @@ RIDE_TYPES = (RideType.ride, RideType.workout, RideType.event)
 LIST_TYPES = ("all", *RIDE_TYPES)
 SORTS = ("desc", "asc")
 PAGE_SIZE = 20
+MAX_PAGE = 100_000
 MAX_FIT_BYTES = 16 * 1024 * 1024
 MAX_COMPARE = 2
 FTP_RANGE = (50, 1000)
@@ -38,7 +39,7 @@ ALREADY_UPLOADED = "This ride has already been uploaded."
 FILE_TOO_LARGE = "The file is too large (16 MB at most)."
 BAD_TYPE = "Type must be one of all, ride, workout or event."
 BAD_SORT = "sortDate must be desc or asc."
-BAD_PAGE = "page must be a whole number from 1."
+BAD_PAGE = f"page must be a whole number from 1 to {MAX_PAGE}."
 BAD_FILE_IDS = "activityFileIds must be a list of at most 2 activity file ids."
 BAD_RIDER = "A rider uuid is required."
 BAD_FTP = f"FTP must be between {FTP_RANGE[0]} and {FTP_RANGE[1]} W."
@@ -211,7 +212,7 @@ def activity_row(ride: Ride) -> dict:
 
 
 def _page_number(page: object) -> int:
-    if isinstance(page, bool) or not isinstance(page, int) or page < 1:
+    if isinstance(page, bool) or not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
         raise ActivityError(BAD_PAGE)
     return page
 

@@ -5,6 +5,7 @@ import re
 from playwright.sync_api import Page, Route, expect
 
 from cycling_site.messages import site as msg
+from cycling_site.pages import BUILT
 from cycling_site.routes import ROUTES
 from tests.e2e.helpers import at, sign_in
 
@@ -87,7 +88,10 @@ def test_every_auth_route_opens_for_a_rider(page: Page):
         if route.auth_required:
             page.goto(route.path)
             expect(page).to_have_url(at(route.path))
-            expect(page.get_by_role("heading", name=route.title, exact=True)).to_be_visible()
+            # Built screens have their own headings (the dashboard's is the rider's name).
+            if route.name not in BUILT:
+                expect(page.get_by_role("heading", name=route.title, exact=True)).to_be_visible()
+            expect(page.locator("main h1")).to_be_visible()
 
 
 def test_layout_fits_a_phone(phone_page: Page):

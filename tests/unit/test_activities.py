@@ -155,6 +155,7 @@ def test_pages_of_twenty_sorted_by_date_and_filtered_by_type(session):
         ({"type": "swim"}, activities.BAD_TYPE),
         ({"sort": "up"}, activities.BAD_SORT),
         ({"page": 0}, activities.BAD_PAGE),
+        ({"page": 10**20}, activities.BAD_PAGE),
         ({"page": "2"}, activities.BAD_PAGE),
         ({"page": True}, activities.BAD_PAGE),
     ],

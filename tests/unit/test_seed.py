@@ -6,7 +6,9 @@ import pytest
 from sqlmodel import select
 
 from cycling_site.models import Account, Role
-from cycling_site.seed import DEMO_PASSWORD, seed_demo
+from cycling_site.models.activities import Ride, RiderCurve
+from cycling_site.models.common import utcnow
+from cycling_site.seed import DEMO_PASSWORD, seed_demo, seed_demo_rides
 from cycling_site.services.accounts import login
 from tests.unit.conftest import count, solve_payload
 
@@ -65,3 +67,15 @@ def test_seed_leaves_a_database_with_accounts_alone(session, make_account):
     make_account(email="someone@example.com")
     assert seed_demo(session) is False
     assert count(session, Account) == 1
+
+
+def test_demo_rides_are_ingested_for_the_riding_demo_accounts(session, seeded):
+    written = seed_demo_rides(session, utcnow())
+    rides = session.exec(select(Ride)).all()
+    assert written == len(rides) > 50
+    by_rider = {account.uuid: email for email, account in seeded.items()}
+    riders = {by_rider[ride.rider_uuid] for ride in rides}
+    assert riders == {"rider@example.com", "kid@example.com"}
+    assert {ride.type for ride in rides} == {"ride", "workout", "event"}
+    assert all(ride.title and ride.route_name for ride in rides)
+    assert session.get(RiderCurve, seeded["rider@example.com"].uuid) is not None
