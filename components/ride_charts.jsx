@@ -17,6 +17,8 @@ import {
 const GRID = "#E3E7EF";
 const MUTED = "#5B6475";
 const AXIS = { fontSize: 12, fill: MUTED };
+// A flat course stays flat on screen: at least 10 m of headroom either side.
+const ELEVATION_DOMAIN = [(min) => Math.floor(min / 10) * 10 - 10, (max) => Math.ceil(max / 10) * 10 + 10];
 const CURVE_TICKS = [1, 5, 15, 30, 60, 300, 600, 1200, 3600, 7200, 14400, 28800, 86400];
 
 export function formatDuration(seconds) {
@@ -159,7 +161,7 @@ export function RideGraph({ data, dataKey, name, unit, color, axis = "distance",
             tickFormatter={tickFormatter}
             minTickGap={ticks ? 0 : 24}
           />
-          <YAxis tick={AXIS} width={44} domain={["auto", "auto"]} />
+          <YAxis tick={AXIS} width={44} domain={area ? ELEVATION_DOMAIN : ["auto", "auto"]} />
           <Tooltip content={<RideTooltip name={name} unit={unit} />} />
           {average != null && <ReferenceLine y={average} stroke={MUTED} strokeDasharray="4 4" />}
           {area ? (

@@ -4,7 +4,7 @@ import reflex as rx
 
 from components.ride_charts import ride_graph
 from cycling_site.routes import path_of
-from cycling_site.state.activity_detail import GRAPHS, ActivityDetailState
+from cycling_site.state.activity_detail import GRAPHS, NO_DATA, ActivityDetailState
 from cycling_site.ui.forms import form_alert
 from cycling_site.ui.layout import card, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
@@ -131,18 +131,30 @@ def _graph(key: str, name: str, unit: str, color: str) -> rx.Component:
             gap=SPACE["2"],
             margin_bottom=SPACE["3"],
         ),
-        ride_graph(
-            data=ActivityDetailState.points,
-            data_key=key,
-            name=name,
-            unit=unit,
-            color=color,
-            axis=ActivityDetailState.axis,
-            average=ActivityDetailState.averages.get(key, None),
-            area=key == "altitude",
-            tick_every=ELEVATION_TICK_EVERY if key == "altitude" else 0,
-            id=f"graph-{key}",
+        rx.cond(
+            ActivityDetailState.summaries[key] == NO_DATA,
+            rx.center(
+                rx.text(f"This ride has no {name.lower()} data.", color=COLOR["muted"]),
+                id=f"graph-{key}-empty",
+                height="80px",
+            ),
+            _chart(key, name, unit, color),
         ),
+    )
+
+
+def _chart(key: str, name: str, unit: str, color: str) -> rx.Component:
+    return ride_graph(
+        data=ActivityDetailState.points,
+        data_key=key,
+        name=name,
+        unit=unit,
+        color=color,
+        axis=ActivityDetailState.axis,
+        average=ActivityDetailState.averages.get(key, None),
+        area=key == "altitude",
+        tick_every=ELEVATION_TICK_EVERY if key == "altitude" else 0,
+        id=f"graph-{key}",
     )
 
 

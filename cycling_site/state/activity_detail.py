@@ -25,9 +25,12 @@ def graph_rows(graph: dict) -> list[dict]:
     ]
 
 
+NO_DATA = "No data"
+
+
 def summary_text(figures: dict | None, unit: str) -> str:
     if not figures:
-        return "No data"
+        return NO_DATA
     return " · ".join(
         f"{name.upper()} {figures[name]} {unit}" for name in ("avg", "max", "min") if name in figures
     )

@@ -1,13 +1,16 @@
 """The activity detail view: header, tiles, five graphs with their hover, download, back link, failures."""
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 from playwright.sync_api import Page, expect
 from sqlmodel import Session, select
 
 from cycling_site.messages import activities as msg
 from cycling_site.models.activities import Ride, RideData
+from cycling_site.services.demo_rides import write_fit
 from tests.activity_support import EDGE810, add_ride, fixture_bytes
 from tests.e2e.helpers import at, new_account, sign_in
 from tests.e2e.test_dashboard import DASHBOARD, open_activities
@@ -100,3 +103,25 @@ def test_the_detail_view_on_a_phone(phone_page: Page):
     phone_page.locator(".activity-card .analysis-link").first.click()
     expect(phone_page.locator("#graph-cadence .recharts-surface")).to_be_visible()
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_a_ride_without_power_says_so_instead_of_an_empty_graph(page: Page, db: Session):
+    account = new_account(db, "no.power@example.com")
+    n = 1200
+    data = write_fit(
+        datetime(2026, 10, 5, 4, 0, tzinfo=UTC),
+        "running",
+        power=np.full(n, np.nan),
+        heart_rate=np.full(n, 150.0),
+        cadence=np.full(n, np.nan),
+        speed=np.full(n, 3.0),
+        altitude=np.full(n, 12.0),
+        distance=np.arange(n) * 3.0,
+    )
+    ride = add_ride(db, account.uuid, data, title="Morning run")
+    sign_in(page, "no.power@example.com", path=f"/auth/login?redirect={DASHBOARD}/{ride.file_id}")
+    expect(page.locator("#detail-title")).to_have_text("Morning run")
+    expect(page.locator("#tile-watts")).to_have_text("-")
+    expect(page.locator("#graph-power-empty")).to_have_text("This ride has no power data.")
+    expect(page.locator("#graph-cadence-empty")).to_have_text("This ride has no cadence data.")
+    expect(page.locator("#graph-heartRate .recharts-surface")).to_be_visible()
