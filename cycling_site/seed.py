@@ -6,12 +6,13 @@ from datetime import date, datetime
 from sqlmodel import Session, select
 
 from cycling_site.db import get_session
-from cycling_site.models import Account, Role
+from cycling_site.models import Account, Event, Role
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.models.common import utcnow
 from cycling_site.services import activities
 from cycling_site.services.accounts import hash_password
 from cycling_site.services.activities import NewRide
+from cycling_site.services.demo_events import demo_events
 from cycling_site.services.demo_rides import demo_rides
 from cycling_site.settings import settings
 
@@ -120,6 +121,14 @@ def seed_demo_rides(session: Session, end: datetime) -> int:
     return count
 
 
+def seed_demo_events(session: Session, now: datetime) -> list[Event]:
+    """Events around `now` that show every case of the event screens."""
+    events = demo_events(now)
+    session.add_all(events)
+    session.commit()
+    return events
+
+
 def main() -> int:
     if not settings.demo:
         print("Not in demo mode (APP_ENV=production): no demo data written.")
@@ -128,8 +137,10 @@ def main() -> int:
         if not seed_demo(session):
             print("Database not empty: seed skipped.")
             return 0
-        rides = seed_demo_rides(session, utcnow())
-    print(f"Demo data written: demo accounts and {rides} rides.")
+        now = utcnow()
+        rides = seed_demo_rides(session, now)
+        events = seed_demo_events(session, now)
+    print(f"Demo data written: demo accounts, {rides} rides and {len(events)} events.")
     return 0
 
 

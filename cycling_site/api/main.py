@@ -5,7 +5,16 @@ FastAPIOffline serves the Swagger UI at /api/docs from a local copy: the site fe
 
 from fastapi_offline import FastAPIOffline
 
-from cycling_site.api import auth, connections, contact, human_check, profile, rider_profile, verification
+from cycling_site.api import (
+    auth,
+    connections,
+    contact,
+    events,
+    human_check,
+    profile,
+    rider_profile,
+    verification,
+)
 from cycling_site.api.errors import install_error_handlers
 from cycling_site.settings import settings
 
@@ -28,3 +37,4 @@ api.include_router(connections.router, prefix=API_PREFIX)
 api.include_router(contact.router, prefix=API_PREFIX)
 api.include_router(profile.router, prefix=API_PREFIX)
 api.include_router(rider_profile.router, prefix=API_PREFIX)
+api.include_router(events.router, prefix=API_PREFIX)

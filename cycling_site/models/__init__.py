@@ -5,6 +5,7 @@ from cycling_site.models.activities import Ride, RideData, RiderCurve
 from cycling_site.models.codes import AccountCode, CodePurpose
 from cycling_site.models.connections import Connection, OAuthState
 from cycling_site.models.contact import ContactMessage, Subscriber
+from cycling_site.models.events import Event, EventResult, Registration, RiderFile, Track
 from cycling_site.models.outbox import OutboxMessage
 from cycling_site.models.sessions import RevokedSession, UsedHumanCheck
 
@@ -14,13 +15,18 @@ __all__ = [
     "CodePurpose",
     "Connection",
     "ContactMessage",
+    "Event",
+    "EventResult",
     "OAuthState",
     "OutboxMessage",
+    "Registration",
     "RevokedSession",
     "Ride",
     "RideData",
     "RiderCurve",
+    "RiderFile",
     "Role",
     "Subscriber",
+    "Track",
     "UsedHumanCheck",
 ]

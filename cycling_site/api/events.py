@@ -1,0 +1,77 @@
+"""Events for visitors and riders (spec 2 section 7): upcoming, all, and one with the rider's status."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+
+from cycling_site.api.deps import DB, request_token
+from cycling_site.models import Account
+from cycling_site.models.common import utcnow
+from cycling_site.services import events, tokens
+
+router = APIRouter(prefix="/events", tags=["events"])
+
+
+def optional_account(request: Request, session: DB) -> Account | None:
+    """Events are public; a valid session adds the rider's own status."""
+    token = request_token(request)
+    return tokens.check_session(session, token).account if token else None
+
+
+MaybeAccount = Annotated[Account | None, Depends(optional_account)]
+
+
+def _with_status(session, account: Account | None, found: list) -> list[dict]:
+    now = utcnow()
+    registrations = events.statuses(session, account, [event.id for event in found])
+    rows = []
+    for event in found:
+        registration = registrations.get(event.id)
+        state = events.rider_state(event, account, registration, now)
+        rows.append(
+            {
+                **events.event_summary(event),
+                "ustatus": state.status,
+                "state_message": state.message,
+                "can_register": state.can_register,
+            }
+        )
+    return rows
+
+
+@router.get("/upcoming")
+def upcoming(session: DB, account: MaybeAccount) -> dict:
+    groups = events.upcoming(session)
+    return {
+        "status": True,
+        "data": {name: _with_status(session, account, found) for name, found in groups.items()},
+    }
+
+
+@router.get("")
+def all_events(session: DB, account: MaybeAccount) -> dict:
+    groups = events.upcoming(session)
+    found = [*groups["featured"], *groups["all"], *events.past(session)]
+    return {"status": True, "data": _with_status(session, account, found)}
+
+
+@router.get("/{event_id}")
+def event_detail(event_id: str, session: DB, account: MaybeAccount) -> dict:
+    """Spec 2 "Event response": event, user and is_registered."""
+    try:
+        event = events.get_event(session, event_id)
+    except events.EventNotFound as exc:
+        raise HTTPException(status_code=404, detail=str(exc)) from exc
+    (row,) = _with_status(session, account, [event])
+    registration = events.latest_registration(session, event, account)
+    is_registered = registration is not None and registration.status != "declined"
+    user = None
+    if account is not None:
+        user = {
+            "firstname": account.firstname,
+            "lastname": account.lastname,
+            "email": account.email,
+            "gender": account.gender,
+            "isKid": account.is_kid,
+        }
+    return {"status": True, "data": {"event": row, "user": user, "is_registered": is_registered}}

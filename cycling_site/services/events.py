@@ -1,0 +1,165 @@
+"""Events as riders see them: the lists, one event with the rider's status, the register rule, prizes.
+
+The status message and the Register button follow spec 2 section 4; every rule that decides whether a
+rider may register is here, so the pages and the API answer alike.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session, col, select
+
+from cycling_site.messages import events as msg
+from cycling_site.models import Account
+from cycling_site.models.common import as_utc, utcnow
+from cycling_site.models.events import Event, EventGender, EventType, Registration, RegistrationStatus
+from cycling_site.services.local_time import local
+
+CATEGORY_NAMES = ("Category 1", "Category 2", "Category 3", "Category 4")
+PODIUM = 3
+CURRENCY = "AED"
+
+
+class EventNotFound(LookupError):
+    pass
+
+
+@dataclass(frozen=True)
+class RiderState:
+    """What the rider's status lets them do on this event."""
+
+    status: str
+    message: str
+    can_register: bool
+    rejoin: bool = False
+
+
+def get_event(session: Session, event_id: object) -> Event:
+    if isinstance(event_id, bool) or not isinstance(event_id, int | str) or not str(event_id).isdigit():
+        raise EventNotFound(msg.EVENT_NOT_FOUND)
+    event = session.get(Event, int(str(event_id)[:12]))
+    if event is None:
+        raise EventNotFound(msg.EVENT_NOT_FOUND)
+    return event
+
+
+def latest_registration(session: Session, event: Event, account: Account | None) -> Registration | None:
+    if account is None:
+        return None
+    query = (
+        select(Registration)
+        .where(Registration.event_id == event.id, Registration.account_id == account.id)
+        .order_by(col(Registration.id).desc())
+    )
+    return session.exec(query).first()
+
+
+def is_open(event: Event, now: datetime) -> bool:
+    return event.accept and as_utc(event.closes_at) > now
+
+
+def is_full(event: Event) -> bool:
+    return event.booked >= event.capacity
+
+
+def gender_allowed(event: Event, account: Account) -> bool:
+    """Gender 2 is open; otherwise the rider's gender must match the event's."""
+    return event.gender == EventGender.open or event.gender == account.gender
+
+
+def rider_state(event: Event, account: Account | None, registration: Registration | None, now: datetime):
+    status = registration.status if registration else ""
+    if status == RegistrationStatus.pending:
+        return RiderState(status, msg.PENDING, False)
+    if status == RegistrationStatus.approved:
+        return RiderState(status, msg.APPROVED, False)
+    if not is_open(event, now):
+        return RiderState(status, msg.CLOSED, False)
+    if is_full(event):
+        return RiderState(status, msg.ROOM_FULL, False)
+    if account is None:
+        return RiderState(status, msg.LOGGED_OUT, False)
+    if not gender_allowed(event, account):
+        return RiderState(status, msg.MEN_ONLY if event.gender == EventGender.men else msg.WOMEN_ONLY, False)
+    if status == RegistrationStatus.declined:
+        return RiderState(status, msg.DECLINED, True, rejoin=True)
+    return RiderState(status, msg.closes_at(local(event.closes_at)), True)
+
+
+def money(fils: int, conversion_rate: float) -> dict:
+    """AED by default, with the USD figure by the event's conversion rate, rounded to 2 decimals."""
+    aed = fils / 100
+    return {"currency": CURRENCY, "amount": round(aed, 2), "usd": round(aed * conversion_rate, 2)}
+
+
+def _local_parts(moment: datetime) -> tuple[str, str]:
+    shown = local(moment)
+    return shown.strftime("%Y-%m-%d"), shown.strftime("%H:%M")
+
+
+def event_summary(event: Event) -> dict:
+    """Spec 2 "Event": times in GMT+4, money in AED with USD."""
+    date, time = _local_parts(event.starts_at)
+    date_close, time_close = _local_parts(event.closes_at)
+    rate = float(event.prize_structure.get("conversionRate", 0))
+    return {
+        "id": event.id,
+        "name": event.name,
+        "date": date,
+        "time": time,
+        "date_close": date_close,
+        "time_close": time_close,
+        "image": event.image,
+        "details": event.details,
+        "prizeMoney": money(event.prize_money, rate),
+        "distance": event.distance_km,
+        "elevation": event.elevation_m,
+        "maxGrade": event.max_grade,
+        "map": event.map_image,
+        "gender": event.gender,
+        "event_type": event.event_type,
+        "accept": event.accept,
+        "participants": {"booked": event.booked, "capacity": event.capacity},
+        "categories": event.categories,
+        "route_type": event.route_type,
+        "laps": event.laps,
+        "links": event.links,
+        "winners": event.winners,
+        "event_prize_money": event.prize_structure,
+        "dob_required": event.dob_required,
+        "identification": event.identification,
+        "device": event.device,
+        "team": event.team,
+        "otp": event.otp,
+        "phone": event.otp,
+        "team_help_text": event.team_help_text,
+        "countries": event.dial_codes,
+    }
+
+
+def upcoming(session: Session, now: datetime | None = None) -> dict[str, list[Event]]:
+    """Events not yet started, soonest first: the featured group and all the others."""
+    now = now or utcnow()
+    events = session.exec(select(Event).where(Event.starts_at >= now).order_by(col(Event.starts_at))).all()
+    return {
+        "featured": [event for event in events if event.event_type == EventType.featured],
+        "all": [event for event in events if event.event_type != EventType.featured],
+    }
+
+
+def past(session: Session, now: datetime | None = None, limit: int = 12) -> list[Event]:
+    now = now or utcnow()
+    query = select(Event).where(Event.starts_at < now).order_by(col(Event.starts_at).desc()).limit(limit)
+    return list(session.exec(query).all())
+
+
+def statuses(session: Session, account: Account | None, event_ids: list[int]) -> dict[int, Registration]:
+    """The rider's latest registration per event, in one query for a whole list."""
+    if account is None or not event_ids:
+        return {}
+    query = (
+        select(Registration)
+        .where(Registration.account_id == account.id, col(Registration.event_id).in_(event_ids))
+        .order_by(col(Registration.id))
+    )
+    return {registration.event_id: registration for registration in session.exec(query).all()}
