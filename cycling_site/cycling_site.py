@@ -5,7 +5,7 @@ import reflex as rx
 import cycling_site.models  # noqa: F401  (registers the tables)
 from cycling_site.api.main import api
 from cycling_site.api.middleware import SiteMiddleware
-from cycling_site.embedded import activity_service, oauth_provider
+from cycling_site.embedded import activity_service, oauth_provider, results_service
 from cycling_site.pages import register_pages
 from cycling_site.pages.site import frame_guard
 from cycling_site.services.mail_delivery import deliver_forever
@@ -13,6 +13,7 @@ from cycling_site.ui.theme import GLOBAL_STYLE
 
 oauth_provider.install(api)
 activity_service.install(api)
+results_service.install(api)
 app = rx.App(
     api_transformer=[api, SiteMiddleware],
     head_components=[frame_guard(), rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],

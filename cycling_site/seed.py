@@ -9,11 +9,13 @@ from cycling_site.db import get_session
 from cycling_site.models import Account, Event, Role
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.models.common import utcnow
-from cycling_site.services import activities
+from cycling_site.services import activities, results
 from cycling_site.services.accounts import hash_password
 from cycling_site.services.activities import NewRide
-from cycling_site.services.demo_events import demo_events
+from cycling_site.services.demo_events import WINNER_PRIZES, demo_events
 from cycling_site.services.demo_rides import demo_rides
+from cycling_site.services.results import seed_results
+from cycling_site.services.tracks import seed_tracks
 from cycling_site.settings import settings
 
 DEMO_PASSWORD = "ridefast"
@@ -129,6 +131,25 @@ def seed_demo_events(session: Session, now: datetime) -> list[Event]:
     return events
 
 
+def crown_winners(session: Session, events: list[Event]) -> None:
+    """Past events name as winners the top five of their stored results, with the podium prizes."""
+    for event in events:
+        top = results.standings(session, event.id)[: len(WINNER_PRIZES)]
+        if top:
+            event.winners = [
+                {
+                    "position": row.position,
+                    "name": row.rider_name,
+                    "category": f"Category {row.category}",
+                    "time": results.race_time(row.time_s),
+                    "prize": prize,
+                }
+                for row, prize in zip(top, WINNER_PRIZES, strict=False)
+            ]
+            session.add(event)
+    session.commit()
+
+
 def main() -> int:
     if not settings.demo:
         print("Not in demo mode (APP_ENV=production): no demo data written.")
@@ -140,7 +161,13 @@ def main() -> int:
         now = utcnow()
         rides = seed_demo_rides(session, now)
         events = seed_demo_events(session, now)
-    print(f"Demo data written: demo accounts, {rides} rides and {len(events)} events.")
+        tracks = seed_tracks(session)
+        result_rows = seed_results(session, events)
+        crown_winners(session, events)
+    print(
+        f"Demo data written: demo accounts, {rides} rides, {len(events)} events, {tracks} tracks "
+        f"and {result_rows} result lines."
+    )
     return 0
 
 

@@ -96,6 +96,7 @@ class Settings:
     activity_service_key: str
     activity_encryption: bool
     activity_ingest_key: str
+    results_service_url: str
     oauth: dict[str, OAuthProvider]
 
     @property
@@ -134,6 +135,7 @@ def load_settings() -> Settings:
         activity_service_key=_env("ACTIVITY_SERVICE_KEY", DEMO_ACTIVITY_KEY),
         activity_encryption=_env_bool("ACTIVITY_ENCRYPTION", True),
         activity_ingest_key=_env("ACTIVITY_INGEST_KEY", DEMO_INGEST_KEY),
+        results_service_url=_env("RESULTS_SERVICE_URL", ""),
         oauth={network: _oauth_provider(network) for network in OAUTH_NETWORKS},
     )
     if settings.app_env not in {"demo", "production"}:

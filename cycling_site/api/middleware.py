@@ -5,6 +5,7 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cycling_site.clients.results import EMBEDDED_PREFIX as RESULTS_PREFIX
 from cycling_site.messages import site as msg
 
 # Above every upload limit of the spec (8 MB proofs, 5 files of 5 MB, 10 import proofs); each form
@@ -17,6 +18,19 @@ SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"strict-origin-when-cross-origin"),
 ]
+# The embedded results service is shown in a frame on the results page: our own pages may frame it.
+SAME_ORIGIN_FRAME_HEADERS = [
+    (b"x-frame-options", b"SAMEORIGIN"),
+    (b"content-security-policy", b"frame-ancestors 'self'"),
+    *SECURITY_HEADERS[2:],
+]
+
+
+def _security_headers(scope: Scope) -> list[tuple[bytes, bytes]]:
+    path = scope["path"]
+    if path == RESULTS_PREFIX or path.startswith(RESULTS_PREFIX + "/"):
+        return SAME_ORIGIN_FRAME_HEADERS
+    return SECURITY_HEADERS
 
 
 def _wants_page(scope: Scope) -> bool:
@@ -48,6 +62,7 @@ class SiteMiddleware:
             await _refuse_too_large(send)
             return
         redirect_missing = _wants_page(scope)
+        security_headers = _security_headers(scope)
         swallowing = False
 
         async def send_wrapper(message: Message) -> None:
@@ -59,7 +74,7 @@ class SiteMiddleware:
                     await send({"type": "http.response.start", "status": 307, "headers": headers})
                     await send({"type": "http.response.body", "body": b""})
                     return
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+                message["headers"] = [*message.get("headers", []), *security_headers]
             elif swallowing:
                 return
             await send(message)

@@ -9,10 +9,14 @@ from cycling_site.pages import (
     contact,
     dashboard,
     dev,
+    event_detail,
+    events,
     parental_consent,
     passwords,
     profile,
+    results,
     site,
+    tracks,
     verification,
 )
 from cycling_site.routes import ROUTES
@@ -20,20 +24,25 @@ from cycling_site.state.activity_detail import ActivityDetailState
 from cycling_site.state.connections import OAuthCallbackState
 from cycling_site.state.contact import ContactState
 from cycling_site.state.dashboard import DashboardState
+from cycling_site.state.event_detail import EventDetailState
+from cycling_site.state.events import EventListState
 from cycling_site.state.login import LoginState
 from cycling_site.state.mailbox import MailboxState
 from cycling_site.state.parental_consent import ParentalConsentState, ParentApprovalState
 from cycling_site.state.passwords import ForgotPasswordState, ResetPasswordState
 from cycling_site.state.profile import DeleteUserState, ProfileState
 from cycling_site.state.register import RegisterState
+from cycling_site.state.results import ResultsState
 from cycling_site.state.session import SessionState
 from cycling_site.state.site import SiteState
+from cycling_site.state.tracks import TracksState
 from cycling_site.state.verification import VerifyLinkState, VerifyOtpState
 
 BUILT = {
-    "events": (site.home_page, []),
-    "home": (site.home_page, []),
-    "event_list": (site.home_page, []),
+    "events": (events.event_list_page, [EventListState.load]),
+    "home": (events.event_list_page, [EventListState.load]),
+    "event_list": (events.event_list_page, [EventListState.load]),
+    "event_detail": (event_detail.event_detail_page, [EventDetailState.load]),
     "iframe-warning": (site.iframe_warning_page, []),
     "login": (auth.login_page, [LoginState.load]),
     "register": (auth.register_page, [RegisterState.load]),
@@ -52,6 +61,8 @@ BUILT = {
     "delete-user": (profile.delete_user_page, [DeleteUserState.confirm]),
     "new_activities": (dashboard.dashboard_page, [DashboardState.load]),
     "activity": (activity_detail.activity_detail_page, [ActivityDetailState.load]),
+    "routes": (tracks.tracks_page, [TracksState.load]),
+    "results": (results.results_page, [ResultsState.load]),
 }
 
 
@@ -64,4 +75,6 @@ def register_pages(app: rx.App) -> None:
             title=site.site_title(route),
             on_load=[SessionState.guard, *loads],
         )
-    app.add_page(site.home_page, route="404", title="Not found", on_load=rx.redirect("/", replace=True))
+    app.add_page(
+        events.event_list_page, route="404", title="Not found", on_load=rx.redirect("/", replace=True)
+    )

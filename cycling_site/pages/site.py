@@ -10,7 +10,7 @@ from cycling_site.ui.layout import card, heading, page
 from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 
 
-def _hero() -> rx.Component:
+def hero() -> rx.Component:
     return rx.box(
         rx.vstack(
             rx.text(
@@ -62,14 +62,6 @@ def _hero() -> rx.Component:
         background=f"linear-gradient(120deg, {COLOR['ink']} 0%, {COLOR['ink_soft']} 60%, #3A1608 100%)",
         border_radius=RADIUS["lg"],
         margin_bottom=SPACE["6"],
-    )
-
-
-def home_page() -> rx.Component:
-    return page(
-        _hero(),
-        heading("Events", "Featured races and open events"),
-        card(rx.text(msg.COMING_SOON, color=COLOR["muted"])),
     )
 
 

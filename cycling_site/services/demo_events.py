@@ -70,6 +70,8 @@ def race_prizes() -> dict:
     }
 
 
+WINNER_PRIZES = [500000, 300000, 200000, 100000, 50000]  # fils, first to fifth
+# Stand-in winners; the seed replaces them with the top of each past event's stored results.
 WINNERS = [
     {
         "position": 1,
@@ -86,7 +88,9 @@ WINNERS = [
 
 
 def _event(now: datetime, name: str, days: float, theme: str, **fields) -> Event:
-    starts_at = now + timedelta(days=days)
+    """Races start at 19:00 GMT+4 (15:00 UTC) on the given day from now."""
+    starts_at = (now + timedelta(days=days)).replace(hour=15, minute=0, second=0, microsecond=0)
+    distance_km, elevation_m = fields.get("distance_km", 32.4), fields.get("elevation_m", 410)
     values = {
         "name": name,
         "starts_at": starts_at,
@@ -96,12 +100,12 @@ def _event(now: datetime, name: str, days: float, theme: str, **fields) -> Event
         "details": f"<p>{name}: a race on the game's virtual roads. Ride to your category's distance; "
         "results are checked by race control.</p>",
         "prize_money": 1_000_000,
-        "distance_km": 32.4,
-        "elevation_m": 410,
+        "distance_km": distance_km,
+        "elevation_m": elevation_m,
         "max_grade": 6.5,
         "route_type": "Circuit",
         "laps": 3,
-        "categories": _categories(32.4, 410, 60),
+        "categories": _categories(distance_km, elevation_m, round(distance_km * 1.8)),
         "links": LINKS,
         "prize_structure": race_prizes(),
         "dial_codes": ["971"],

@@ -163,3 +163,60 @@ def statuses(session: Session, account: Account | None, event_ids: list[int]) ->
         .order_by(col(Registration.id))
     )
     return {registration.event_id: registration for registration in session.exec(query).all()}
+
+
+def _prize_rows(prizes: list[dict], rate: float) -> list[dict[str, str]]:
+    rows = []
+    for prize in prizes:
+        figures = money(int(prize.get("amount", 0)), rate)
+        rows.append(
+            {
+                "position": str(prize.get("position", "")),
+                "aed": f"AED {figures['amount']:,.2f}",
+                "usd": f"USD {figures['usd']:,.2f}",
+            }
+        )
+    return rows
+
+
+def prize_tables(structure: dict) -> list[dict]:
+    """The prize tables of an event by templateType: a SERIES has overall and per-day tables per category,
+    any other template one table per category."""
+    rate = float(structure.get("conversionRate", 0))
+    series = structure.get("templateType") == "SERIES"
+    tables = []
+    for group in structure.get("overall", []):
+        headings = structure.get("overall_headings") if series else structure.get("headings")
+        title = f"Overall · {group.get('category', '')}" if series else str(group.get("category", ""))
+        tables.append(
+            {
+                "title": title,
+                "headings": headings or ["Position", "Prize"],
+                "rows": _prize_rows(group.get("prizes", []), rate),
+            }
+        )
+    for group in structure.get("day", []) if series else []:
+        tables.append(
+            {
+                "title": f"Day {group.get('day')} · {group.get('category', '')}",
+                "headings": structure.get("day_headings") or ["Position", "Prize"],
+                "rows": _prize_rows(group.get("prizes", []), rate),
+            }
+        )
+    return tables
+
+
+def podium(winners: list[dict], rate: float) -> tuple[list[dict], list[dict]]:
+    """The top 3 for the podium, then the rest as a list."""
+    ranked = sorted(winners, key=lambda winner: winner.get("position", 0))
+    shown = [
+        {
+            "position": str(w.get("position", "")),
+            "name": str(w.get("name", "")),
+            "category": str(w.get("category", "")),
+            "time": str(w.get("time", "")),
+            "prize": f"AED {money(int(w.get('prize', 0)), rate)['amount']:,.2f}",
+        }
+        for w in ranked
+    ]
+    return shown[:PODIUM], shown[PODIUM:]

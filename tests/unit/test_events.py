@@ -7,7 +7,7 @@ import pytest
 from cycling_site.messages import events as msg
 from cycling_site.models.events import Event, Registration
 from cycling_site.services import events
-from cycling_site.services.demo_events import demo_events
+from cycling_site.services.demo_events import WINNERS, demo_events, race_prizes, series_prizes
 
 NOW = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 
@@ -109,3 +109,22 @@ def test_an_unknown_event_is_not_found(session, bad):
         events.get_event(session, bad)
     with pytest.raises(events.EventNotFound):
         events.get_event(session, 999)
+
+
+def test_series_prize_tables_have_overall_and_day_groups():
+    tables = events.prize_tables(series_prizes())
+    titles = [table["title"] for table in tables]
+    assert titles[:4] == [f"Overall · Category {n}" for n in range(1, 5)]
+    assert titles[4:] == [f"Day {day} · Category {n}" for day in (1, 2) for n in range(1, 5)]
+    assert tables[0]["headings"] == ["Overall position", "Prize"]
+    assert tables[4]["headings"] == ["Day position", "Prize"]
+    assert tables[0]["rows"][0] == {"position": "1", "aed": "AED 5,000.00", "usd": "USD 1,361.50"}
+    race = events.prize_tables(race_prizes())
+    assert [table["title"] for table in race] == ["Category 1", "Category 2"]
+    assert race[0]["headings"] == ["Position", "Prize"] and len(race[0]["rows"]) == 6
+
+
+def test_the_podium_is_the_top_three_then_the_rest():
+    top, rest = events.podium(list(reversed(WINNERS)), 0.2723)
+    assert [w["position"] for w in top] == ["1", "2", "3"] and [w["position"] for w in rest] == ["4", "5"]
+    assert top[0]["prize"] == "AED 5,000.00"

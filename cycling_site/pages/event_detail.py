@@ -1,0 +1,227 @@
+"""The event detail (/event/detail/{id}): banner, facts, REGISTER NOW, winners widget, prize tables, map."""
+
+import reflex as rx
+
+from cycling_site.messages import events as msg
+from cycling_site.pages.events import HEADER_CELL
+from cycling_site.state.event_detail import EventDetailState
+from cycling_site.ui.forms import form_alert
+from cycling_site.ui.layout import card, page
+from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+
+PODIUM_COLORS = {"1": "#F5B400", "2": "#9AA4B8", "3": "#C07A3A"}
+
+
+def _title(text: str) -> rx.Component:
+    return rx.heading(text, as_="h2", font_size=SIZE["lg"], margin_bottom=SPACE["3"], **DISPLAY_HEADING)
+
+
+def _fact(label: str, value: rx.Var, fact_id: str) -> rx.Component:
+    return rx.vstack(
+        rx.text(
+            label, font_size=SIZE["xs"], color=COLOR["muted"], font_weight="700", letter_spacing="0.08em"
+        ),
+        rx.text(value, font_size=SIZE["lg"], font_weight="800", id=fact_id),
+        spacing="1",
+    )
+
+
+def _podium_place(winner: rx.Var) -> rx.Component:
+    return rx.vstack(
+        rx.center(
+            rx.text(winner["position"], font_weight="800", color="white"),
+            width="36px",
+            height="36px",
+            border_radius=RADIUS["pill"],
+            background=rx.match(winner["position"], *PODIUM_COLORS.items(), COLOR["muted"]),
+        ),
+        rx.text(winner["name"], font_weight="700", text_align="center"),
+        rx.text(winner["category"] + " · " + winner["time"], font_size=SIZE["xs"], color=COLOR["muted"]),
+        rx.text(winner["prize"], font_size=SIZE["sm"], font_weight="700", color=COLOR["accent_dark"]),
+        align="center",
+        spacing="1",
+        class_name="podium-place",
+        flex="1",
+    )
+
+
+def _winners() -> rx.Component:
+    return rx.cond(
+        EventDetailState.podium.length() > 0,
+        card(
+            _title("Winners"),
+            rx.hstack(
+                rx.foreach(EventDetailState.podium, _podium_place), spacing="4", width="100%", id="podium"
+            ),
+            rx.vstack(
+                rx.foreach(
+                    EventDetailState.other_winners,
+                    lambda winner: rx.hstack(
+                        rx.text(winner["position"], font_weight="800", width="28px"),
+                        rx.text(winner["name"], flex="1"),
+                        rx.text(winner["prize"], color=COLOR["muted"]),
+                        class_name="winner-row",
+                        width="100%",
+                    ),
+                ),
+                margin_top=SPACE["4"],
+                width="100%",
+            ),
+            id="winners",
+        ),
+    )
+
+
+def _prize_table(table: rx.Var) -> rx.Component:
+    return rx.box(
+        rx.text(table["title"].to(str), font_weight="800", margin_bottom=SPACE["2"]),
+        rx.table.root(
+            rx.table.header(
+                rx.table.row(
+                    rx.foreach(
+                        table["headings"].to(list[str]),
+                        lambda h: rx.table.column_header_cell(h, **HEADER_CELL),
+                    )
+                )
+            ),
+            rx.table.body(
+                rx.foreach(
+                    table["rows"].to(list[dict[str, str]]),
+                    lambda row: rx.table.row(
+                        rx.table.cell(row["position"]),
+                        rx.table.cell(
+                            rx.text(row["aed"], font_weight="700"),
+                            rx.text(row["usd"], font_size=SIZE["xs"], color=COLOR["muted"]),
+                        ),
+                    ),
+                )
+            ),
+            size="1",
+            variant="ghost",
+            width="100%",
+        ),
+        class_name="prize-table",
+        width="100%",
+    )
+
+
+def _prizes() -> rx.Component:
+    return rx.cond(
+        EventDetailState.prize_tables.length() > 0,
+        card(
+            _title("Prizes"),
+            rx.grid(
+                rx.foreach(EventDetailState.prize_tables, _prize_table),
+                columns=rx.breakpoints(initial="1", sm="2", lg="3"),
+                spacing="5",
+                width="100%",
+            ),
+            id="prizes",
+        ),
+    )
+
+
+def _header() -> rx.Component:
+    event = EventDetailState.event
+    return card(
+        rx.flex(
+            rx.image(
+                src=event["image"].to(str),
+                alt="",
+                width=["100%", "100%", "360px"],
+                height=["200px", "200px", "270px"],
+                object_fit="cover",
+                border_radius=RADIUS["md"],
+                flex_shrink="0",
+            ),
+            rx.vstack(
+                rx.heading(
+                    event["name"].to(str),
+                    as_="h1",
+                    id="event-title",
+                    font_size=[SIZE["xl"], SIZE["2xl"]],
+                    **DISPLAY_HEADING,
+                ),
+                rx.text(event["when"].to(str), color=COLOR["muted"], font_weight="600"),
+                rx.hstack(
+                    rx.text(
+                        event["prize"].to(str),
+                        font_size=SIZE["xl"],
+                        font_weight="800",
+                        color=COLOR["accent_dark"],
+                        id="prize-money",
+                    ),
+                    rx.text(event["prize_usd"].to(str), color=COLOR["muted"]),
+                    spacing="2",
+                    align="baseline",
+                ),
+                rx.hstack(
+                    _fact("DISTANCE", EventDetailState.distance, "event-distance"),
+                    _fact("ELEVATION", EventDetailState.elevation, "event-elevation"),
+                    _fact("MAX GRADE", EventDetailState.max_grade, "event-grade"),
+                    _fact("RIDERS", event["participants"].to(str), "event-participants"),
+                    spacing="5",
+                    flex_wrap="wrap",
+                ),
+                rx.text(
+                    event["message"].to(str), id="event-state", color=COLOR["muted"], font_size=SIZE["sm"]
+                ),
+                rx.button(
+                    msg.REGISTER_NOW,
+                    on_click=EventDetailState.register,
+                    disabled=~(
+                        event["can_register"].to(bool)
+                        | EventDetailState.is_registered
+                        | (~EventDetailState.signed_in & (event["message"].to(str) == msg.LOGGED_OUT))
+                    ),
+                    size="3",
+                    background=COLOR["accent"],
+                    color="white",
+                    font_weight="700",
+                    cursor="pointer",
+                    id="register-now",
+                ),
+                spacing="3",
+                align="start",
+            ),
+            direction=rx.breakpoints(initial="column", md="row"),
+            gap=SPACE["5"],
+        )
+    )
+
+
+def event_detail_page() -> rx.Component:
+    return page(
+        rx.cond(
+            EventDetailState.error != "",
+            card(form_alert(EventDetailState.error, id="event-error")),
+            rx.cond(
+                EventDetailState.loading,
+                card(
+                    rx.hstack(
+                        rx.spinner(), rx.text("Loading the event...", color=COLOR["muted"]), spacing="3"
+                    )
+                ),
+                rx.vstack(
+                    _header(),
+                    _winners(),
+                    _prizes(),
+                    card(
+                        _title("Course"),
+                        rx.html(EventDetailState.event["details"].to(str), class_name="event-details"),
+                        rx.image(
+                            src=EventDetailState.map_image,
+                            alt="Course map",
+                            id="course-map",
+                            width="100%",
+                            max_width="800px",
+                            border_radius=RADIUS["md"],
+                            margin_top=SPACE["3"],
+                        ),
+                    ),
+                    spacing="5",
+                    width="100%",
+                ),
+            ),
+        )
+    )

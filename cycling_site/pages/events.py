@@ -1,0 +1,246 @@
+"""The event list (/, /home, /events): featured events, all upcoming events and past events."""
+
+import reflex as rx
+
+from cycling_site.messages import events as msg
+from cycling_site.pages.site import hero
+from cycling_site.state.events import EventListState
+from cycling_site.ui.forms import form_alert
+from cycling_site.ui.layout import card, heading, page
+from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+
+HEADER_CELL = {"font_size": SIZE["xs"], "color": COLOR["muted"], "letter_spacing": "0.06em"}
+
+
+def _chip(text: rx.Var, icon: str) -> rx.Component:
+    return rx.hstack(
+        rx.icon(icon, size=14),
+        rx.text(text),
+        spacing="1",
+        align="center",
+        font_size=SIZE["sm"],
+        font_weight="600",
+        color=COLOR["muted"],
+    )
+
+
+def _category_table(event: rx.Var) -> rx.Component:
+    return rx.box(
+        rx.table.root(
+            rx.table.header(
+                rx.table.row(
+                    *[
+                        rx.table.column_header_cell(label, **HEADER_CELL)
+                        for label in ("", "TIME", "DISTANCE", "ELEVATION")
+                    ]
+                )
+            ),
+            rx.table.body(
+                rx.foreach(
+                    event["categories"].to(list[dict[str, str]]),
+                    lambda row: rx.table.row(
+                        rx.table.row_header_cell(row["name"], font_weight="700", white_space="nowrap"),
+                        rx.table.cell(row["time"]),
+                        rx.table.cell(row["distance"]),
+                        rx.table.cell(row["elevation"]),
+                    ),
+                )
+            ),
+            size="1",
+            variant="ghost",
+            class_name="category-table",
+            white_space="nowrap",
+            width="100%",
+        ),
+        overflow_x="auto",
+        width="100%",
+    )
+
+
+def _links(event: rx.Var) -> rx.Component:
+    def link(label: str, key: str) -> rx.Component:
+        return rx.cond(
+            event[key] != "",
+            rx.link(label, href=event[key].to(str), color=COLOR["accent_dark"], font_weight="600"),
+        )
+
+    return rx.hstack(
+        link("Technical guide", "guide"),
+        link("Ruleset", "ruleset"),
+        rx.cond(
+            event["requirements"] != "",
+            rx.link(
+                "Requirements",
+                on_click=EventListState.show_requirements(event["requirements"].to(str)),
+                color=COLOR["accent_dark"],
+                font_weight="600",
+                cursor="pointer",
+                class_name="requirements-link",
+            ),
+        ),
+        link("Course details", "course"),
+        spacing="4",
+        flex_wrap="wrap",
+    )
+
+
+def _register_action(event: rx.Var) -> rx.Component:
+    detail = "/event/detail/" + event["id"].to(str)
+    return rx.cond(
+        event["can_register"],
+        rx.link(
+            rx.button(
+                rx.cond(event["rejoin"], msg.REJOIN, msg.REGISTER),
+                size="3",
+                background=COLOR["accent"],
+                color="white",
+                font_weight="700",
+                cursor="pointer",
+                class_name="register-button",
+            ),
+            href="/event/" + event["id"].to(str),
+        ),
+        rx.cond(
+            ~EventListState.signed_in & (event["message"] == msg.LOGGED_OUT),
+            rx.link(
+                rx.button("Login", size="3", variant="outline", cursor="pointer", class_name="login-button"),
+                href="/auth/login?redirect=" + detail,
+            ),
+        ),
+    )
+
+
+def event_summary(event: rx.Var) -> rx.Component:
+    expanded = EventListState.expanded.contains(event["id"])
+    return card(
+        rx.flex(
+            rx.image(
+                src=event["image"].to(str),
+                alt="",
+                width=["100%", "100%", "240px"],
+                height=["160px", "160px", "180px"],
+                object_fit="cover",
+                border_radius=RADIUS["md"],
+                flex_shrink="0",
+            ),
+            rx.vstack(
+                rx.link(
+                    rx.heading(event["name"].to(str), as_="h3", font_size=SIZE["lg"], **DISPLAY_HEADING),
+                    href="/event/detail/" + event["id"].to(str),
+                    color=COLOR["text"],
+                    class_name="event-name",
+                ),
+                rx.hstack(
+                    _chip(event["when"].to(str), "calendar"),
+                    _chip(event["gender"].to(str), "users"),
+                    _chip(event["participants"].to(str), "user-check"),
+                    spacing="4",
+                    flex_wrap="wrap",
+                    row_gap=SPACE["1"],
+                ),
+                rx.hstack(
+                    rx.text(event["prize"].to(str), font_weight="800", color=COLOR["accent_dark"]),
+                    rx.text(event["prize_usd"].to(str), font_size=SIZE["sm"], color=COLOR["muted"]),
+                    spacing="2",
+                    align="baseline",
+                ),
+                _category_table(event),
+                spacing="2",
+                width="100%",
+                min_width="0",
+            ),
+            direction=rx.breakpoints(initial="column", md="row"),
+            gap=SPACE["4"],
+            width="100%",
+        ),
+        rx.cond(
+            expanded,
+            rx.vstack(
+                rx.html(event["details"].to(str), class_name="event-details", color=COLOR["text"]),
+                _links(event),
+                spacing="3",
+                margin_top=SPACE["4"],
+                width="100%",
+            ),
+        ),
+        rx.flex(
+            rx.text(
+                event["message"].to(str), class_name="event-state", color=COLOR["muted"], font_size=SIZE["sm"]
+            ),
+            rx.hstack(
+                rx.button(
+                    rx.cond(expanded, "Less Details", "More Details"),
+                    on_click=EventListState.toggle_details(event["id"].to(str)),
+                    variant="ghost",
+                    cursor="pointer",
+                    class_name="details-toggle",
+                ),
+                _register_action(event),
+                spacing="3",
+                align="center",
+            ),
+            direction=rx.breakpoints(initial="column", sm="row"),
+            justify="between",
+            align=rx.breakpoints(initial="start", sm="center"),
+            gap=SPACE["3"],
+            margin_top=SPACE["4"],
+            padding_top=SPACE["3"],
+            border_top=f"1px solid {COLOR['border']}",
+        ),
+        class_name="event-summary",
+        data_event_id=event["id"].to(str),
+    )
+
+
+def _group(title: str, events: rx.Var, group_id: str) -> rx.Component:
+    return rx.cond(
+        events.length() > 0,
+        rx.vstack(
+            rx.heading(title, as_="h2", font_size=SIZE["xl"], **DISPLAY_HEADING),
+            rx.foreach(events, event_summary),
+            spacing="4",
+            width="100%",
+            id=group_id,
+        ),
+    )
+
+
+def _requirements_dialog() -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Requirements"),
+            rx.dialog.description(EventListState.requirements, id="requirements-text"),
+            rx.dialog.close(rx.button("Close", margin_top=SPACE["4"], cursor="pointer")),
+        ),
+        open=EventListState.requirements != "",
+        on_open_change=EventListState.close_requirements,
+    )
+
+
+def event_list_page() -> rx.Component:
+    return page(
+        hero(),
+        heading("Events", "Featured races and open events"),
+        _requirements_dialog(),
+        rx.cond(
+            EventListState.error != "",
+            form_alert(EventListState.error, id="events-error"),
+            rx.cond(
+                EventListState.loading,
+                card(
+                    rx.hstack(rx.spinner(), rx.text("Loading events...", color=COLOR["muted"]), spacing="3")
+                ),
+                rx.vstack(
+                    _group("Featured", EventListState.featured, "featured-events"),
+                    _group("All events", EventListState.others, "all-events"),
+                    rx.cond(
+                        (EventListState.featured.length() == 0) & (EventListState.others.length() == 0),
+                        card(rx.text(msg.NO_EVENTS, color=COLOR["muted"], id="no-events")),
+                    ),
+                    _group("Past events", EventListState.past_events, "past-events"),
+                    spacing="6",
+                    width="100%",
+                ),
+            ),
+        ),
+    )

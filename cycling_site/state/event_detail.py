@@ -1,0 +1,70 @@
+"""The event detail (/event/detail/{id}): the event, REGISTER NOW, winners and prize tables."""
+
+import reflex as rx
+from sqlalchemy.exc import SQLAlchemyError
+
+from cycling_site.db import get_session
+from cycling_site.messages import events as msg
+from cycling_site.models.common import utcnow
+from cycling_site.models.events import RegistrationStatus
+from cycling_site.routes import path_of
+from cycling_site.services import events
+from cycling_site.state.events import event_card
+from cycling_site.state.session import SessionState
+
+
+class EventDetailState(rx.State):
+    loading: bool = True
+    error: str = ""
+    event: dict = {}
+    distance: str = ""
+    elevation: str = ""
+    max_grade: str = ""
+    map_image: str = ""
+    podium: list[dict[str, str]] = []
+    other_winners: list[dict[str, str]] = []
+    prize_tables: list[dict] = []
+    is_registered: bool = False
+    signed_in: bool = False
+
+    @rx.event
+    async def load(self):
+        self.loading = True
+        self.error = ""
+        event_id = self.router.url.path.rstrip("/").rsplit("/", 1)[-1]
+        session_state = await self.get_state(SessionState)
+        account = session_state.current_account() if session_state.signed_in else None
+        self.signed_in = account is not None
+        try:
+            with get_session() as session:
+                event = events.get_event(session, event_id)
+                registration = events.latest_registration(session, event, account)
+        except events.EventNotFound:
+            self.error = msg.EVENT_NOT_FOUND
+            self.loading = False
+            return
+        except SQLAlchemyError:
+            self.error = msg.LIST_FAILED
+            self.loading = False
+            return
+        state = events.rider_state(event, account, registration, utcnow())
+        self.event = event_card(event, state)
+        self.is_registered = registration is not None and registration.status != RegistrationStatus.declined
+        self.distance = f"{event.distance_km:g} km"
+        self.elevation = f"{event.elevation_m:,} m"
+        self.max_grade = f"{event.max_grade:g} %"
+        self.map_image = event.map_image
+        rate = float(event.prize_structure.get("conversionRate", 0))
+        self.podium, self.other_winners = events.podium(event.winners, rate)
+        self.prize_tables = events.prize_tables(event.prize_structure)
+        self.loading = False
+
+    @rx.event
+    def register(self):
+        """Already registered riders go back to the events list; visitors sign in first."""
+        event_id = self.event.get("id", "")
+        if self.is_registered:
+            return rx.redirect(path_of("event_list"))
+        if not self.signed_in:
+            return rx.redirect(f"{path_of('login')}?redirect=/event/detail/{event_id}")
+        return rx.redirect(f"/event/{event_id}")

@@ -1,0 +1,118 @@
+"""The event list (/, /home, /events) and the event detail (/event/detail/{id}), for visitors and riders."""
+
+import nh3
+import reflex as rx
+from sqlalchemy.exc import SQLAlchemyError
+
+from cycling_site.db import get_session
+from cycling_site.messages import events as msg
+from cycling_site.models.common import utcnow
+from cycling_site.models.events import Event
+from cycling_site.services import events
+from cycling_site.services.local_time import local
+from cycling_site.state.session import SessionState
+
+GENDER_LABELS = {0: "Men", 1: "Women", 2: "Open"}
+
+
+def aed(amount: dict) -> str:
+    return f"AED {amount['amount']:,.2f}"
+
+
+def usd(amount: dict) -> str:
+    return f"USD {amount['usd']:,.2f}"
+
+
+def when(moment) -> str:
+    return f"{local(moment):%a %d %b %Y · %H:%M} GMT+4"
+
+
+def category_rows(categories: dict) -> list[dict[str, str]]:
+    """Spec 2: Category 1 to 4, each an array whose first item has time, distance and elevation."""
+    rows = []
+    for name in events.CATEGORY_NAMES:
+        first = (categories.get(name) or [{}])[0]
+        rows.append(
+            {"name": name, **{key: str(first.get(key, "-")) for key in ("time", "distance", "elevation")}}
+        )
+    return rows
+
+
+def event_card(event: Event, state: events.RiderState) -> dict:
+    summary = events.event_summary(event)
+    return {
+        "id": str(event.id),
+        "name": event.name,
+        "when": when(event.starts_at),
+        "image": event.image,
+        "details": nh3.clean(event.details),
+        "prize": aed(summary["prizeMoney"]),
+        "prize_usd": usd(summary["prizeMoney"]),
+        "participants": f"{event.booked} / {event.capacity}",
+        "gender": GENDER_LABELS.get(event.gender, ""),
+        "categories": category_rows(event.categories),
+        "guide": event.links.get("technical_guide") or event.links.get("guideline") or "",
+        "ruleset": event.links.get("ruleset", ""),
+        "requirements": event.links.get("requirements", ""),
+        "course": event.links.get("course_details", ""),
+        "message": state.message,
+        "can_register": state.can_register,
+        "rejoin": state.rejoin,
+        "status": state.status,
+    }
+
+
+class EventListState(rx.State):
+    loading: bool = True
+    error: str = ""
+    signed_in: bool = False
+    featured: list[dict] = []
+    others: list[dict] = []
+    past_events: list[dict] = []
+    expanded: list[str] = []
+    requirements: str = ""
+
+    @rx.event
+    async def load(self):
+        self.loading = True
+        self.error = ""
+        session_state = await self.get_state(SessionState)
+        account = session_state.current_account() if session_state.signed_in else None
+        self.signed_in = account is not None
+        now = utcnow()
+        try:
+            with get_session() as session:
+                groups = events.upcoming(session, now)
+                past = events.past(session, now)
+                shown = [*groups["featured"], *groups["all"], *past]
+                registrations = events.statuses(session, account, [event.id for event in shown])
+        except SQLAlchemyError:
+            self.error = msg.LIST_FAILED
+            self.loading = False
+            return
+
+        def cards(found: list[Event]) -> list[dict]:
+            return [
+                event_card(event, events.rider_state(event, account, registrations.get(event.id), now))
+                for event in found
+            ]
+
+        self.featured = cards(groups["featured"])
+        self.others = cards(groups["all"])
+        self.past_events = cards(past)
+        self.loading = False
+
+    @rx.event
+    def toggle_details(self, event_id: str) -> None:
+        if event_id in self.expanded:
+            self.expanded = [shown for shown in self.expanded if shown != event_id]
+        else:
+            self.expanded = [*self.expanded, event_id]
+
+    @rx.event
+    def show_requirements(self, text: str) -> None:
+        self.requirements = text
+
+    @rx.event
+    def close_requirements(self, _open: bool = False) -> None:
+        self.requirements = ""

@@ -1,0 +1,108 @@
+"""The event list as visitors and riders see it: groups, details, links, each status message, Register."""
+
+import re
+
+from playwright.sync_api import Page, expect
+from sqlmodel import Session, select
+
+from cycling_site.messages import events as msg
+from cycling_site.models import Account
+from cycling_site.models.events import Event, Registration
+from tests.e2e.helpers import at, new_account, sign_in
+
+
+def summary(page: Page, name: str):
+    return page.locator(".event-summary").filter(has=page.get_by_role("heading", name=name, exact=True))
+
+
+def register_for(db: Session, account: Account, event_name: str, status: str) -> None:
+    event = db.exec(select(Event).where(Event.name == event_name)).one()
+    db.add(
+        Registration(
+            event_id=event.id,
+            account_id=account.id,
+            status=status,
+            first_name=account.firstname,
+            last_name=account.lastname,
+            email=account.email,
+            gender=account.gender,
+        )
+    )
+    db.commit()
+
+
+def test_a_visitor_sees_featured_all_and_past_events(page: Page):
+    page.goto("/events")
+    expect(page.locator("#featured-events .event-summary")).to_have_count(2)
+    expect(page.locator("#all-events .event-summary")).to_have_count(9)
+    past = page.locator("#past-events")
+    for name in ("Sunday Race Club - Round 9", "Desert Crit Series - Race 2"):
+        expect(past.get_by_role("heading", name=name, exact=True)).to_be_visible()
+    first = summary(page, "Sunday Race Club - Round 10")
+    expect(first).to_contain_text(re.compile(r"\w{3} \d{2} \w{3} \d{4} · 19:00 GMT\+4"))
+    expect(first).to_contain_text("112 / 300")
+    expect(first).to_contain_text("AED 40,000.00")
+    expect(first).to_contain_text("USD 10,892.00")
+    expect(first.locator(".category-table tbody th")).to_have_text(
+        ["Category 1", "Category 2", "Category 3", "Category 4"]
+    )
+    expect(first.locator(".event-state")).to_have_text(msg.LOGGED_OUT)
+    expect(first.locator(".register-button")).to_have_count(0)
+    first.locator(".login-button").click()
+    expect(page).to_have_url(re.compile(r"/auth/login\?redirect=/event/detail/\d+$"))
+
+
+def test_more_details_shows_the_description_links_and_requirements(page: Page):
+    page.goto("/")
+    event = summary(page, "AlUla Desert Classic")
+    expect(event.locator(".event-details")).to_have_count(0)
+    event.locator(".details-toggle").click()
+    expect(event.locator(".event-details")).to_contain_text("a race on the game's virtual roads")
+    expect(event.get_by_role("link", name="Ruleset")).to_have_attribute("href", "/sunday-race-club-ruleset")
+    expect(event.get_by_role("link", name="Technical guide")).to_have_attribute("href", "/support")
+    event.locator(".requirements-link").click()
+    expect(page.locator("#requirements-text")).to_contain_text("Direct-drive smart trainer")
+    page.get_by_role("button", name="Close").click()
+    expect(page.locator("#requirements-text")).to_have_count(0)
+    event.locator(".details-toggle").click()
+    expect(event.locator(".details-toggle")).to_have_text("More Details")
+    expect(event.locator(".event-details")).to_have_count(0)
+
+
+def test_the_state_messages_a_rider_sees(page: Page, db: Session):
+    rider = new_account(db, "statuses@example.com", gender=1)
+    register_for(db, rider, "Corniche Crit", "pending")
+    register_for(db, rider, "Meydan Night Race", "approved")
+    register_for(db, rider, "Al Qudra Team Relay", "declined")
+    sign_in(page, "statuses@example.com", path="/auth/login?redirect=/events")
+    expect(page).to_have_url(at("/events"))
+    cases = {
+        "Corniche Crit": msg.PENDING,
+        "Meydan Night Race": msg.APPROVED,
+        "Al Qudra Team Relay": msg.DECLINED,
+        "Closed Registration Classic": msg.CLOSED,
+        "Full House Sprint": msg.ROOM_FULL,
+        "Men's Masters Race": msg.MEN_ONLY,
+    }
+    for name, message in cases.items():
+        expect(summary(page, name).locator(".event-state")).to_have_text(message)
+    for name in ("Corniche Crit", "Meydan Night Race", "Closed Registration Classic", "Full House Sprint"):
+        expect(summary(page, name).locator(".register-button")).to_have_count(0)
+    expect(summary(page, "Al Qudra Team Relay").locator(".register-button")).to_have_text(msg.REJOIN)
+    women = summary(page, "Women's Series - Round 3")
+    expect(women.locator(".event-state")).to_have_text(re.compile(r"^Registration closes .* GMT\+4$"))
+    women.locator(".register-button").click()
+    expect(page).to_have_url(re.compile(r"/event/\d+$"))
+
+
+def test_a_man_sees_the_women_only_message(page: Page, db: Session):
+    new_account(db, "statuses.man@example.com", gender=0)
+    sign_in(page, "statuses.man@example.com", path="/auth/login?redirect=/events")
+    expect(summary(page, "Women's Series - Round 3").locator(".event-state")).to_have_text(msg.WOMEN_ONLY)
+    expect(summary(page, "Men's Masters Race").locator(".register-button")).to_have_text(msg.REGISTER)
+
+
+def test_the_event_list_on_a_phone(phone_page: Page):
+    phone_page.goto("/")
+    expect(phone_page.locator(".event-summary").first).to_be_visible()
+    assert phone_page.evaluate("document.documentElement.scrollWidth") <= 375
