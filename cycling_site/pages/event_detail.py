@@ -121,6 +121,16 @@ def _prizes() -> rx.Component:
     )
 
 
+def _register_enabled() -> rx.Var:
+    """Open to riders who may register, to riders already registered (sent to the list) and to visitors."""
+    event = EventDetailState.event
+    return (
+        event["can_register"].to(bool)
+        | EventDetailState.is_registered
+        | (~EventDetailState.signed_in & (event["message"].to(str) == msg.LOGGED_OUT))
+    )
+
+
 def _header() -> rx.Component:
     event = EventDetailState.event
     return card(
@@ -150,10 +160,12 @@ def _header() -> rx.Component:
                         font_weight="800",
                         color=COLOR["accent_dark"],
                         id="prize-money",
+                        white_space="nowrap",
                     ),
-                    rx.text(event["prize_usd"].to(str), color=COLOR["muted"]),
+                    rx.text(event["prize_usd"].to(str), color=COLOR["muted"], white_space="nowrap"),
                     spacing="2",
                     align="baseline",
+                    flex_wrap="wrap",
                 ),
                 rx.hstack(
                     _fact("DISTANCE", EventDetailState.distance, "event-distance"),
@@ -169,16 +181,12 @@ def _header() -> rx.Component:
                 rx.button(
                     msg.REGISTER_NOW,
                     on_click=EventDetailState.register,
-                    disabled=~(
-                        event["can_register"].to(bool)
-                        | EventDetailState.is_registered
-                        | (~EventDetailState.signed_in & (event["message"].to(str) == msg.LOGGED_OUT))
-                    ),
+                    disabled=~_register_enabled(),
                     size="3",
-                    background=COLOR["accent"],
+                    background=rx.cond(_register_enabled(), COLOR["accent"], "#F3B49C"),
                     color="white",
                     font_weight="700",
-                    cursor="pointer",
+                    cursor=rx.cond(_register_enabled(), "pointer", "not-allowed"),
                     id="register-now",
                 ),
                 spacing="3",
