@@ -21,22 +21,20 @@ def optional_account(request: Request, session: DB) -> Account | None:
 MaybeAccount = Annotated[Account | None, Depends(optional_account)]
 
 
+def _row(event, account: Account | None, registration, now) -> dict:
+    state = events.rider_state(event, account, registration, now)
+    return {
+        **events.event_summary(event),
+        "ustatus": state.status,
+        "state_message": state.message,
+        "can_register": state.can_register,
+    }
+
+
 def _with_status(session, account: Account | None, found: list) -> list[dict]:
     now = utcnow()
     registrations = events.statuses(session, account, [event.id for event in found])
-    rows = []
-    for event in found:
-        registration = registrations.get(event.id)
-        state = events.rider_state(event, account, registration, now)
-        rows.append(
-            {
-                **events.event_summary(event),
-                "ustatus": state.status,
-                "state_message": state.message,
-                "can_register": state.can_register,
-            }
-        )
-    return rows
+    return [_row(event, account, registrations.get(event.id), now) for event in found]
 
 
 @router.get("/upcoming")
@@ -62,9 +60,8 @@ def event_detail(event_id: str, session: DB, account: MaybeAccount) -> dict:
         event = events.get_event(session, event_id)
     except events.EventNotFound as exc:
         raise HTTPException(status_code=404, detail=str(exc)) from exc
-    (row,) = _with_status(session, account, [event])
     registration = events.latest_registration(session, event, account)
-    is_registered = registration is not None and registration.status != "declined"
+    row = _row(event, account, registration, utcnow())
     user = None
     if account is not None:
         user = {
@@ -74,4 +71,7 @@ def event_detail(event_id: str, session: DB, account: MaybeAccount) -> dict:
             "gender": account.gender,
             "isKid": account.is_kid,
         }
-    return {"status": True, "data": {"event": row, "user": user, "is_registered": is_registered}}
+    return {
+        "status": True,
+        "data": {"event": row, "user": user, "is_registered": events.is_registered(registration)},
+    }

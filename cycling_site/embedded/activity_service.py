@@ -42,7 +42,12 @@ def _refuse(exc: Exception) -> HTTPException:
     return HTTPException(status_code=status_code, detail=str(exc))
 
 
-def _open(raw: object, request: Request) -> dict:
+def _open(text: str | bytes, request: Request) -> dict:
+    """The payload as JSON, unsealed with the shared key for this path (plain with encryption off)."""
+    try:
+        raw = json.loads(text or "null")
+    except ValueError as exc:
+        raise HTTPException(status_code=400, detail=NOT_JSON) from exc
     path = request.url.path.removeprefix(PREFIX)
     try:
         if settings.activity_encryption:
@@ -60,19 +65,11 @@ def _rider(payload: dict) -> str:
 
 
 async def body_payload(request: Request) -> dict:
-    try:
-        raw = json.loads(await request.body() or b"null")
-    except ValueError as exc:
-        raise HTTPException(status_code=400, detail=NOT_JSON) from exc
-    return _open(raw, request)
+    return _open(await request.body(), request)
 
 
 def header_payload(request: Request, x_payload: Annotated[str, Header()] = "") -> dict:
-    try:
-        raw = json.loads(x_payload or "null")
-    except ValueError as exc:
-        raise HTTPException(status_code=400, detail=NOT_JSON) from exc
-    return _open(raw, request)
+    return _open(x_payload, request)
 
 
 BodyPayload = Annotated[dict, Depends(body_payload)]

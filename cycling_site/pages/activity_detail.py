@@ -5,6 +5,7 @@ import reflex as rx
 from components.ride_charts import ride_graph
 from cycling_site.routes import path_of
 from cycling_site.state.activity_detail import GRAPHS, NO_DATA, ActivityDetailState
+from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import form_alert
 from cycling_site.ui.layout import card, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
@@ -167,15 +168,7 @@ def activity_detail_page() -> rx.Component:
                 card(form_alert(ActivityDetailState.error, id="detail-error")),
                 rx.cond(
                     ActivityDetailState.loading,
-                    card(
-                        rx.hstack(
-                            rx.spinner(size="3"),
-                            rx.text("Loading the activity...", color=COLOR["muted"]),
-                            spacing="3",
-                            align="center",
-                        ),
-                        id="detail-loading",
-                    ),
+                    card(loading_line("Loading the activity...", "detail-loading")),
                     rx.vstack(_header(), *[_graph(*graph) for graph in GRAPHS], spacing="4", width="100%"),
                 ),
             ),

@@ -8,7 +8,8 @@ from components.ride_charts import power_curve_chart, progress_bars
 from cycling_site.messages import activities as msg
 from cycling_site.routes import path_of
 from cycling_site.services.activities import MAX_FIT_BYTES
-from cycling_site.state.dashboard import PERIODS, DashboardState
+from cycling_site.state.dashboard import CURVE_SERIES, PERIODS, DashboardState
+from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import INPUT_STYLE, form_alert, rejection_codes
 from cycling_site.ui.layout import card, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
@@ -126,17 +127,6 @@ def profile_header() -> rx.Component:
     )
 
 
-def _loading(text: str, loading_id: str) -> rx.Component:
-    return rx.hstack(
-        rx.spinner(size="3"),
-        rx.text(text, color=COLOR["muted"]),
-        spacing="3",
-        align="center",
-        id=loading_id,
-        padding_y=SPACE["4"],
-    )
-
-
 def _empty(text: str, empty_id: str, icon: str = "activity") -> rx.Component:
     return rx.vstack(
         rx.icon(icon, size=32, color=COLOR["muted"]),
@@ -152,7 +142,7 @@ def _empty(text: str, empty_id: str, icon: str = "activity") -> rx.Component:
 def _overall_chart(chart_id: str) -> rx.Component:
     return rx.cond(
         DashboardState.overall_curve.length() > 0,
-        power_curve_chart(data=DashboardState.overall_curve, series=DashboardState.curve_series, id=chart_id),
+        power_curve_chart(data=DashboardState.overall_curve, series=CURVE_SERIES, id=chart_id),
         _empty(msg.NO_CURVE, f"{chart_id}-empty", "chart-spline"),
     )
 
@@ -232,7 +222,7 @@ def _progress_card() -> rx.Component:
             form_alert(DashboardState.progress_error, id="progress-error"),
             rx.cond(
                 DashboardState.progress_loading & (DashboardState.grid.length() == 0),
-                _loading("Loading your progress...", "progress-loading"),
+                loading_line("Loading your progress...", "progress-loading"),
                 rx.vstack(
                     _progress_table(),
                     rx.flex(
@@ -299,7 +289,7 @@ def _compare_card() -> rx.Component:
         rx.box(
             rx.cond(
                 DashboardState.compare_loading,
-                _loading("Loading the power curves...", "compare-loading"),
+                loading_line("Loading the power curves...", "compare-loading"),
                 rx.cond(
                     DashboardState.compare_curve.length() > 0,
                     power_curve_chart(
@@ -546,7 +536,7 @@ def activities_tab() -> rx.Component:
                 form_alert(DashboardState.activities_error, id="activities-error"),
                 rx.cond(
                     DashboardState.activities_loading,
-                    _loading("Loading your activities...", "activities-loading"),
+                    loading_line("Loading your activities...", "activities-loading"),
                     rx.cond(
                         DashboardState.rows.length() > 0,
                         _activities_list(),
@@ -629,7 +619,7 @@ def dashboard_page() -> rx.Component:
             ),
             rx.cond(
                 DashboardState.profile_loading,
-                card(_loading("Loading your dashboard...", "dashboard-loading")),
+                card(loading_line("Loading your dashboard...", "dashboard-loading")),
                 rx.vstack(profile_header(), _tabs(), spacing="5", width="100%"),
             ),
         ),

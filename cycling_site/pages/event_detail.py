@@ -5,6 +5,7 @@ import reflex as rx
 from cycling_site.messages import events as msg
 from cycling_site.pages.events import HEADER_CELL
 from cycling_site.state.event_detail import EventDetailState
+from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import form_alert
 from cycling_site.ui.layout import card, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
@@ -205,11 +206,7 @@ def event_detail_page() -> rx.Component:
             card(form_alert(EventDetailState.error, id="event-error")),
             rx.cond(
                 EventDetailState.loading,
-                card(
-                    rx.hstack(
-                        rx.spinner(), rx.text("Loading the event...", color=COLOR["muted"]), spacing="3"
-                    )
-                ),
+                card(loading_line("Loading the event...", "event-loading")),
                 rx.vstack(
                     _header(),
                     _winners(),

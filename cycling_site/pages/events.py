@@ -5,6 +5,7 @@ import reflex as rx
 from cycling_site.messages import events as msg
 from cycling_site.pages.site import hero
 from cycling_site.state.events import EventListState
+from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import form_alert
 from cycling_site.ui.layout import card, heading, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
@@ -227,9 +228,7 @@ def event_list_page() -> rx.Component:
             form_alert(EventListState.error, id="events-error"),
             rx.cond(
                 EventListState.loading,
-                card(
-                    rx.hstack(rx.spinner(), rx.text("Loading events...", color=COLOR["muted"]), spacing="3")
-                ),
+                card(loading_line("Loading events...", "events-loading")),
                 rx.vstack(
                     _group("Featured", EventListState.featured, "featured-events"),
                     _group("All events", EventListState.others, "all-events"),

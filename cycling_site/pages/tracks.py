@@ -4,6 +4,7 @@ import reflex as rx
 
 from cycling_site.messages import tracks as msg
 from cycling_site.state.tracks import TracksState
+from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.layout import card, heading, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SHADOW, SIZE, SPACE
 
@@ -55,9 +56,7 @@ def _placeholder() -> rx.Component:
 
 def _loading() -> rx.Component:
     return rx.vstack(
-        rx.hstack(
-            rx.spinner(size="3"), rx.text(msg.LOADING, color=COLOR["muted"]), spacing="3", align="center"
-        ),
+        loading_line(msg.LOADING),
         rx.grid(*(_placeholder() for _ in range(3)), columns=GRID_COLUMNS, spacing="5", width="100%"),
         id="tracks-loading",
         spacing="4",

@@ -348,7 +348,7 @@ def compare_curves(session: Session, rider_uuid: str, file_ids: object) -> list[
         blob = session.exec(select(RideData.curve).where(RideData.ride_id == ride.id)).one()
         power = np.frombuffer(blob, dtype=np.float32)
         points = _curve_points(power, power / ride.weight_kg)
-        compared.append({"activityFileId": ride.file_id, "title": ride.title, **activity_row(ride), **points})
+        compared.append({**activity_row(ride), **points})
     return compared
 
 

@@ -54,6 +54,11 @@ def latest_registration(session: Session, event: Event, account: Account | None)
     return session.exec(query).first()
 
 
+def is_registered(registration: Registration | None) -> bool:
+    """A pending or approved registration holds; a declined one leaves the rider free to join again."""
+    return registration is not None and registration.status != RegistrationStatus.declined
+
+
 def is_open(event: Event, now: datetime) -> bool:
     return event.accept and as_utc(event.closes_at) > now
 
@@ -92,6 +97,16 @@ def money(fils: int, conversion_rate: float) -> dict:
     return {"currency": CURRENCY, "amount": round(aed, 2), "usd": round(aed * conversion_rate, 2)}
 
 
+def money_text(fils: int, conversion_rate: float) -> tuple[str, str]:
+    """The AED and USD figures as shown: "AED 5,000.00", "USD 1,361.50"."""
+    figures = money(fils, conversion_rate)
+    return f"{CURRENCY} {figures['amount']:,.2f}", f"USD {figures['usd']:,.2f}"
+
+
+def conversion_rate(event: Event) -> float:
+    return float(event.prize_structure.get("conversionRate", 0))
+
+
 def _local_parts(moment: datetime) -> tuple[str, str]:
     shown = local(moment)
     return shown.strftime("%Y-%m-%d"), shown.strftime("%H:%M")
@@ -101,7 +116,7 @@ def event_summary(event: Event) -> dict:
     """Spec 2 "Event": times in GMT+4, money in AED with USD."""
     date, time = _local_parts(event.starts_at)
     date_close, time_close = _local_parts(event.closes_at)
-    rate = float(event.prize_structure.get("conversionRate", 0))
+    rate = conversion_rate(event)
     return {
         "id": event.id,
         "name": event.name,
@@ -168,14 +183,8 @@ def statuses(session: Session, account: Account | None, event_ids: list[int]) ->
 def _prize_rows(prizes: list[dict], rate: float) -> list[dict[str, str]]:
     rows = []
     for prize in prizes:
-        figures = money(int(prize.get("amount", 0)), rate)
-        rows.append(
-            {
-                "position": str(prize.get("position", "")),
-                "aed": f"AED {figures['amount']:,.2f}",
-                "usd": f"USD {figures['usd']:,.2f}",
-            }
-        )
+        aed, usd = money_text(int(prize.get("amount", 0)), rate)
+        rows.append({"position": str(prize.get("position", "")), "aed": aed, "usd": usd})
     return rows
 
 
@@ -215,7 +224,7 @@ def podium(winners: list[dict], rate: float) -> tuple[list[dict], list[dict]]:
             "name": str(w.get("name", "")),
             "category": str(w.get("category", "")),
             "time": str(w.get("time", "")),
-            "prize": f"AED {money(int(w.get('prize', 0)), rate)['amount']:,.2f}",
+            "prize": money_text(int(w.get("prize", 0)), rate)[0],
         }
         for w in ranked
     ]

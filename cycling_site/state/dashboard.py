@@ -18,6 +18,7 @@ from cycling_site.services import progress, rider_profile
 from cycling_site.services.activities import MAX_COMPARE, MAX_FIT_BYTES
 from cycling_site.services.local_time import local
 from cycling_site.state import ride_format
+from cycling_site.state.hashes import show_hash
 from cycling_site.state.session import SessionState
 
 TABS = ("profile", "activities", "in-game-shop")
@@ -37,6 +38,11 @@ GRID_ROWS = (
     ("Race", "races"),
 )
 COMPARE_KEYS = ("ride_a", "ride_b")
+# The overall graph's two series (spec 1: power and power_weight), on two axes.
+CURVE_SERIES = [
+    {"key": "power", "name": "Power", "unit": "W", "color": "#FF5A1F", "axis": "left"},
+    {"key": "power_weight", "name": "Power / weight", "unit": "W/kg", "color": "#2563EB", "axis": "right"},
+]
 
 
 def tab_for(value: str, is_kid: bool) -> str:
@@ -134,25 +140,20 @@ class DashboardState(rx.State):
     upload_notice: str = ""
 
     @rx.var
-    def curve_series(self) -> list[dict]:
-        return [
-            {"key": "power", "name": "Power", "unit": "W", "color": "#FF5A1F", "axis": "left"},
-            {
-                "key": "power_weight",
-                "name": "Power / weight",
-                "unit": "W/kg",
-                "color": "#2563EB",
-                "axis": "right",
-            },
-        ]
-
-    @rx.var
     def compare_series(self) -> list[dict]:
         colors = ("#FF5A1F", "#2563EB")
         return [
             {"key": key, "name": name, "unit": "W", "color": color, "axis": "left"}
             for key, name, color in zip(COMPARE_KEYS, self.compare_names, colors, strict=False)
         ]
+
+    async def _fetch_overall(self, rider_uuid: str) -> dict | None:
+        """The rider's overall curve from the activity service; None (and the message) when it fails."""
+        try:
+            return (await activity.power_curve(rider_uuid, []))["overall"]
+        except activity.ActivityServiceError:
+            self.curve_error = msg.CURVE_FAILED
+            return None
 
     async def _account(self) -> Account | None:
         return (await self.get_state(SessionState)).current_account()
@@ -200,29 +201,25 @@ class DashboardState(rx.State):
         self.is_kid = account.is_kid
         fragment = self.router.url.fragment
         self.tab = tab_for(fragment, account.is_kid)
-        try:
-            overall = (await activity.power_curve(account.uuid, []))["overall"]
-        except activity.ActivityServiceError:
-            overall = None
-            self.curve_error = msg.CURVE_FAILED
+        overall = await self._fetch_overall(account.uuid)
         self._fill_header(rider_profile.default_data(account, overall, self._today()))
         self.profile_loading = False
         events = [DashboardState.load_progress, DashboardState.reload_activities]
         if account.is_kid and fragment.lstrip("#") == SHOP_TAB:
-            events.insert(0, rx.call_script(f"history.replaceState(history.state, '', '#{DEFAULT_TAB}')"))
+            events.insert(0, show_hash(DEFAULT_TAB))
         return events
 
     @rx.event
     def hash_changed(self, value: str):
         self.tab = tab_for(value, self.is_kid)
         if value.lstrip("#") != self.tab and value:
-            return rx.call_script(f"history.replaceState(history.state, '', '#{self.tab}')")
+            return show_hash(self.tab)
         return None
 
     @rx.event
     def select_tab(self, value: str):
         self.tab = tab_for(value, self.is_kid)
-        return rx.call_script(f"history.replaceState(history.state, '', '#{self.tab}')")
+        return show_hash(self.tab)
 
     async def _rider_uuid(self) -> str:
         return (await self.get_state(SessionState)).user_id
@@ -379,11 +376,8 @@ class DashboardState(rx.State):
 
     @rx.event
     async def refresh_after_upload(self):
-        try:
-            overall = (await activity.power_curve(await self._rider_uuid(), []))["overall"]
-        except activity.ActivityServiceError:
-            self.curve_error = msg.CURVE_FAILED
-        else:
+        overall = await self._fetch_overall(await self._rider_uuid())
+        if overall is not None:
             self.overall_curve = curve_points(overall)
         return [DashboardState.load_progress, DashboardState.reload_activities]
 

@@ -6,7 +6,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from cycling_site.db import get_session
 from cycling_site.messages import events as msg
 from cycling_site.models.common import utcnow
-from cycling_site.models.events import RegistrationStatus
 from cycling_site.routes import path_of
 from cycling_site.services import events
 from cycling_site.state.events import event_card
@@ -49,13 +48,12 @@ class EventDetailState(rx.State):
             return
         state = events.rider_state(event, account, registration, utcnow())
         self.event = event_card(event, state)
-        self.is_registered = registration is not None and registration.status != RegistrationStatus.declined
+        self.is_registered = events.is_registered(registration)
         self.distance = f"{event.distance_km:g} km"
         self.elevation = f"{event.elevation_m:,} m"
         self.max_grade = f"{event.max_grade:g} %"
         self.map_image = event.map_image
-        rate = float(event.prize_structure.get("conversionRate", 0))
-        self.podium, self.other_winners = events.podium(event.winners, rate)
+        self.podium, self.other_winners = events.podium(event.winners, events.conversion_rate(event))
         self.prize_tables = events.prize_tables(event.prize_structure)
         self.loading = False
 

@@ -15,14 +15,6 @@ from cycling_site.state.session import SessionState
 GENDER_LABELS = {0: "Men", 1: "Women", 2: "Open"}
 
 
-def aed(amount: dict) -> str:
-    return f"AED {amount['amount']:,.2f}"
-
-
-def usd(amount: dict) -> str:
-    return f"USD {amount['usd']:,.2f}"
-
-
 def when(moment) -> str:
     return f"{local(moment):%a %d %b %Y · %H:%M} GMT+4"
 
@@ -39,15 +31,15 @@ def category_rows(categories: dict) -> list[dict[str, str]]:
 
 
 def event_card(event: Event, state: events.RiderState) -> dict:
-    summary = events.event_summary(event)
+    prize, prize_usd = events.money_text(event.prize_money, events.conversion_rate(event))
     return {
         "id": str(event.id),
         "name": event.name,
         "when": when(event.starts_at),
         "image": event.image,
         "details": nh3.clean(event.details),
-        "prize": aed(summary["prizeMoney"]),
-        "prize_usd": usd(summary["prizeMoney"]),
+        "prize": prize,
+        "prize_usd": prize_usd,
         "participants": f"{event.booked} / {event.capacity}",
         "gender": GENDER_LABELS.get(event.gender, ""),
         "categories": category_rows(event.categories),

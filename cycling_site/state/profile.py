@@ -13,6 +13,7 @@ from cycling_site.services import profile, tokens
 from cycling_site.services.accounts import FormErrors
 from cycling_site.services.codes import CodeError
 from cycling_site.services.countries import countries
+from cycling_site.state.hashes import show_hash
 from cycling_site.state.login import checkbox_on
 from cycling_site.state.session import SessionState
 
@@ -121,7 +122,7 @@ class ProfileState(rx.State):
         if value == LOGOUT_TAB:
             return SessionState.logout
         self.tab = tab_for(value)
-        return rx.call_script(f"history.replaceState(history.state, '', '#{self.tab}')")
+        return show_hash(self.tab)
 
     @rx.event
     async def save(self, form_data: dict):

@@ -16,6 +16,18 @@ def pending_panel(text: str) -> rx.Component:
     )
 
 
+def loading_line(text: str, loading_id: str | None = None) -> rx.Component:
+    """The spinner and its muted line while a screen or a section loads."""
+    return rx.hstack(
+        rx.spinner(size="3"),
+        rx.text(text, color=COLOR["muted"]),
+        spacing="3",
+        align="center",
+        id=loading_id,
+        padding_y=SPACE["2"],
+    )
+
+
 def status_panel(tone: str, title: str | rx.Var, message: str | rx.Var, *actions: rx.Component, **props):
     return card(
         rx.vstack(
