@@ -12,6 +12,7 @@ from cycling_site.api import (
     events,
     human_check,
     profile,
+    registrations,
     rider_profile,
     verification,
 )
@@ -37,4 +38,5 @@ api.include_router(connections.router, prefix=API_PREFIX)
 api.include_router(contact.router, prefix=API_PREFIX)
 api.include_router(profile.router, prefix=API_PREFIX)
 api.include_router(rider_profile.router, prefix=API_PREFIX)
+api.include_router(registrations.router, prefix=API_PREFIX)
 api.include_router(events.router, prefix=API_PREFIX)

@@ -5,7 +5,7 @@ With no RESULTS_SERVICE_URL the embedded service answers at /results-service on 
 
 from urllib.parse import urlencode, urlsplit
 
-from cycling_site.services.results import parse_id
+from cycling_site.services.validation import row_id
 from cycling_site.settings import settings
 
 EMBEDDED_PREFIX = "/results-service"
@@ -14,8 +14,8 @@ EMBEDDED_PREFIX = "/results-service"
 def frame_url(event_id: str | None = None, day_id: str | None = None) -> str:
     """The frame's address; only numeric ids are passed on, and a day only with its event."""
     base = settings.results_service_url or f"{EMBEDDED_PREFIX}/"
-    event = parse_id(event_id)
-    day = parse_id(day_id) if event else None
+    event = row_id(event_id)
+    day = row_id(day_id) if event else None
     query = {key: value for key, value in (("eventId", event), ("dayId", day)) if value}
     if not query:
         return base

@@ -20,6 +20,7 @@ from cycling_site.messages import results as msg
 from cycling_site.services import results
 from cycling_site.services.local_time import local
 from cycling_site.services.results import ResultEvent, Standing
+from cycling_site.services.validation import row_id
 from cycling_site.ui.theme import COLOR, FONT, RADIUS
 
 router = APIRouter(prefix=EMBEDDED_PREFIX, include_in_schema=False)
@@ -216,8 +217,8 @@ def results_page(
     """Always a page (never an error status: a 404 would send the frame to the site's home)."""
     if not event_id:
         return _events_page(results.events_with_results(session))
-    event_key = results.parse_id(event_id)
-    day_key = results.parse_id(day_id)
+    event_key = row_id(event_id)
+    day_key = row_id(day_id)
     event = results.result_event(session, event_key) if event_key else None
     if event is None or (day_id and day_key not in event.days):
         return _no_results_page()

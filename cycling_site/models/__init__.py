@@ -5,7 +5,7 @@ from cycling_site.models.activities import Ride, RideData, RiderCurve
 from cycling_site.models.codes import AccountCode, CodePurpose
 from cycling_site.models.connections import Connection, OAuthState
 from cycling_site.models.contact import ContactMessage, Subscriber
-from cycling_site.models.events import Event, EventResult, Registration, RiderFile, Track
+from cycling_site.models.events import Event, EventResult, PhoneVerification, Registration, RiderFile, Track
 from cycling_site.models.outbox import OutboxMessage
 from cycling_site.models.sessions import RevokedSession, UsedHumanCheck
 
@@ -24,6 +24,7 @@ __all__ = [
     "Ride",
     "RideData",
     "RiderCurve",
+    "PhoneVerification",
     "RiderFile",
     "Role",
     "Subscriber",

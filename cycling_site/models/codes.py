@@ -17,6 +17,7 @@ class CodePurpose(StrEnum):
     parental_consent = "parental_consent"
     reset_password = "reset_password"
     delete_account = "delete_account"
+    verify_phone = "verify_phone"
 
 
 class AccountCode(SQLModel, table=True):

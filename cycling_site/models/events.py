@@ -112,6 +112,19 @@ class Registration(SQLModel, table=True):
     decided_at: datetime | None = utc_column(default=None)
 
 
+class PhoneVerification(SQLModel, table=True):
+    """A phone the rider proved with a code; one registration may use it, within the hour."""
+
+    __tablename__ = "phone_verification"
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(max_length=64, unique=True)
+    account_id: int = Field(foreign_key="account.id", index=True)
+    phone: str = Field(max_length=20)
+    verified_at: datetime = utc_column(default_factory=utcnow)
+    used_at: datetime | None = utc_column(default=None)
+
+
 class Track(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     title: str = Field(max_length=100)

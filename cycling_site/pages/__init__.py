@@ -14,6 +14,7 @@ from cycling_site.pages import (
     parental_consent,
     passwords,
     profile,
+    registration,
     results,
     site,
     tracks,
@@ -32,6 +33,7 @@ from cycling_site.state.parental_consent import ParentalConsentState, ParentAppr
 from cycling_site.state.passwords import ForgotPasswordState, ResetPasswordState
 from cycling_site.state.profile import DeleteUserState, ProfileState
 from cycling_site.state.register import RegisterState
+from cycling_site.state.registration import RegistrationState, ThankYouState
 from cycling_site.state.results import ResultsState
 from cycling_site.state.session import SessionState
 from cycling_site.state.site import SiteState
@@ -43,6 +45,8 @@ BUILT = {
     "home": (events.event_list_page, [EventListState.load]),
     "event_list": (events.event_list_page, [EventListState.load]),
     "event_detail": (event_detail.event_detail_page, [EventDetailState.load]),
+    "event": (registration.registration_page, [RegistrationState.load]),
+    "EventThankYou": (registration.thank_you_page, [ThankYouState.load]),
     "iframe-warning": (site.iframe_warning_page, []),
     "login": (auth.login_page, [LoginState.load]),
     "register": (auth.register_page, [RegisterState.load]),

@@ -46,17 +46,16 @@ def _podium_place(winner: rx.Var) -> rx.Component:
     )
 
 
-def _winners() -> rx.Component:
+def winners_card(podium: rx.Var, others: rx.Var) -> rx.Component:
+    """The prize widget: the podium of the top 3, then the other winners as a list."""
     return rx.cond(
-        EventDetailState.podium.length() > 0,
+        podium.length() > 0,
         card(
             _title("Winners"),
-            rx.hstack(
-                rx.foreach(EventDetailState.podium, _podium_place), spacing="4", width="100%", id="podium"
-            ),
+            rx.hstack(rx.foreach(podium, _podium_place), spacing="4", width="100%", id="podium"),
             rx.vstack(
                 rx.foreach(
-                    EventDetailState.other_winners,
+                    others,
                     lambda winner: rx.hstack(
                         rx.text(winner["position"], font_weight="800", width="28px"),
                         rx.text(winner["name"], flex="1"),
@@ -209,7 +208,7 @@ def event_detail_page() -> rx.Component:
                 card(loading_line("Loading the event...", "event-loading")),
                 rx.vstack(
                     _header(),
-                    _winners(),
+                    winners_card(EventDetailState.podium, EventDetailState.other_winners),
                     _prizes(),
                     card(
                         _title("Course"),

@@ -14,6 +14,7 @@ from cycling_site.models import Account
 from cycling_site.models.common import as_utc, utcnow
 from cycling_site.models.events import Event, EventGender, EventType, Registration, RegistrationStatus
 from cycling_site.services.local_time import local
+from cycling_site.services.validation import row_id
 
 CATEGORY_NAMES = ("Category 1", "Category 2", "Category 3", "Category 4")
 PODIUM = 3
@@ -35,9 +36,8 @@ class RiderState:
 
 
 def get_event(session: Session, event_id: object) -> Event:
-    if isinstance(event_id, bool) or not isinstance(event_id, int | str) or not str(event_id).isdigit():
-        raise EventNotFound(msg.EVENT_NOT_FOUND)
-    event = session.get(Event, int(str(event_id)[:12]))
+    number = row_id(event_id)
+    event = session.get(Event, number) if number else None
     if event is None:
         raise EventNotFound(msg.EVENT_NOT_FOUND)
     return event

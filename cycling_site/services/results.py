@@ -14,7 +14,6 @@ from sqlmodel import Session, col, func, select
 from cycling_site.models import Event, EventResult
 from cycling_site.models.common import as_utc, utcnow
 
-ID_DIGITS = 9
 FIELD_SIZE = (20, 40)
 # Share of each category in a field, and the w/kg band its riders race at (category 1 is the fastest).
 CATEGORY_SHARE = {1: 0.15, 2: 0.3, 3: 0.35, 4: 0.2}
@@ -59,14 +58,6 @@ class Standing:
     category: int
     time_s: float
     watts_per_kg: float
-
-
-def parse_id(value: str | None) -> int | None:
-    """A positive whole number given as digits (as in a query string), or None."""
-    text = (value or "").strip()
-    if not text.isascii() or not text.isdigit() or len(text) > ID_DIGITS or int(text) == 0:
-        return None
-    return int(text)
 
 
 def race_time(seconds: float) -> str:

@@ -47,6 +47,17 @@ def _decode(token: str, purpose: str) -> dict | None:
     return claims if claims.get("purpose") == purpose else None
 
 
+def sign_link(subject: str, purpose: str, lifetime: timedelta, **claims) -> str:
+    """A short-lived signed link token: whoever holds it may use it until it expires."""
+    expires_at = datetime.now(UTC) + lifetime
+    return _encode({"sub": subject, "purpose": purpose, "exp": int(expires_at.timestamp()), **claims})
+
+
+def read_link(token: str, purpose: str) -> dict | None:
+    """The claims of a live link token of this purpose; None when expired, tampered or of another purpose."""
+    return _decode(token, purpose) if token and len(token) < 2000 else None
+
+
 def session_lifetime(remember: bool) -> timedelta:
     if remember:
         return timedelta(days=settings.session_remember_days)

@@ -10,17 +10,17 @@ import reflex as rx
 
 from cycling_site.clients import results as results_client
 from cycling_site.routes import path_of
-from cycling_site.services.results import parse_id
+from cycling_site.services.validation import row_id
 
 EVENT_MESSAGES = ("series", "single")
 
 
 def results_path(kind: str, event_id: str = "", day_id: str = "") -> str:
     """Where a message from the frame leads: "events" to the list, "series" and "single" to their event."""
-    event = parse_id(event_id)
+    event = row_id(event_id)
     if kind not in EVENT_MESSAGES or event is None:
         return path_of("results")
-    day = parse_id(day_id)
+    day = row_id(day_id)
     query = {"eventId": event, **({"dayId": day} if day else {})}
     return f"{path_of('results')}?{urlencode(query)}"
 

@@ -10,7 +10,8 @@ from cycling_site.clients import results as results_client
 from cycling_site.models import Event, EventResult
 from cycling_site.models.common import utcnow
 from cycling_site.services import results
-from cycling_site.services.results import parse_id, race_time, seed_results, standings
+from cycling_site.services.results import race_time, seed_results, standings
+from cycling_site.services.validation import row_id
 from cycling_site.state.results import results_path
 from tests.unit.conftest import count
 
@@ -147,7 +148,12 @@ def test_an_event_with_no_distance_gets_a_default_course(session):
         ("12", 12),
         (" 7 ", 7),
         ("123456789", 123456789),
-        ("1234567890", None),
+        ("2147483647", 2147483647),
+        ("2147483648", None),
+        ("00000000012", None),
+        ("\u00b2", None),
+        (True, None),
+        (5, 5),
         ("0", None),
         ("-1", None),
         ("1.5", None),
@@ -158,7 +164,7 @@ def test_an_event_with_no_distance_gets_a_default_course(session):
     ],
 )
 def test_ids_come_only_as_positive_digits(value, parsed):
-    assert parse_id(value) == parsed
+    assert row_id(value) == parsed
 
 
 @pytest.mark.parametrize(

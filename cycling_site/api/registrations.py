@@ -1,0 +1,152 @@
+"""Registering for an event (spec 2 section 7): the wizard's data, the phone code, the one multipart
+submit, and short-lived links to the rider's own files."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+from starlette.datastructures import UploadFile as StarletteUpload
+
+from cycling_site.api.deps import DB, CurrentAccount
+from cycling_site.messages import registration as msg
+from cycling_site.models.common import utcnow
+from cycling_site.services import events, phone_otp, registrations, rider_files
+from cycling_site.services.local_time import local
+
+router = APIRouter(prefix="/events", tags=["registration"])
+
+Text = Annotated[str, Field(max_length=200)]
+
+
+class EventIn(BaseModel):
+    event_id: Text = ""
+
+
+class OtpSendIn(BaseModel):
+    event_id: Text = ""
+    code: Text = ""
+    phone: Text = ""
+    type: Text = "sms"
+
+
+class OtpVerifyIn(BaseModel):
+    key: Text = ""
+    phone: Text = ""
+    type: Text = "sms"
+    otp: Text = ""
+
+
+class FileDownloadIn(BaseModel):
+    key: Text = ""
+
+
+@router.post("/event_application")
+def event_application(body: EventIn, account: CurrentAccount, session: DB) -> dict:
+    """What the wizard needs: the event, its steps, the rider's state on it and the data to fill in."""
+    event = _event(session, body.event_id)
+    now = utcnow()
+    state = events.rider_state(event, account, events.latest_registration(session, event, account), now)
+    today = local(now).date()
+    return {
+        "status": True,
+        "data": {
+            "event": events.event_summary(event),
+            "steps": registrations.steps(event),
+            "ustatus": state.status,
+            "state_message": state.message,
+            "can_register": state.can_register,
+            "user": registrations.user_data(session, account),
+            "countries": phone_otp.dial_codes(event),
+            "default_code": phone_otp.default_dial_code(event),
+            "latest_birth_date": registrations.latest_birth_date(today).isoformat(),
+            "earliest_expiry": registrations.earliest_expiry(today).isoformat(),
+        },
+    }
+
+
+@router.post("/otp/send")
+def send_otp(body: OtpSendIn, account: CurrentAccount, session: DB) -> dict:
+    event = _event(session, body.event_id)
+    phone = phone_otp.check_phone(event, body.code, body.phone)
+    key = phone_otp.send_code(session, account, event, phone, body.type)
+    return {"status": True, "message": msg.OTP_SENT.format(phone=phone.full), "data": {"key": key}}
+
+
+@router.post("/otp/verify")
+def verify_otp(body: OtpVerifyIn, account: CurrentAccount, session: DB) -> dict:
+    """`phone` is the dial code and number together, as the code was sent."""
+    phone_otp.verify_code(session, account, body.key, body.phone, body.otp)
+    return {"status": True, "message": msg.OTP_VERIFIED, "data": {"verified": True}}
+
+
+@router.post("/registration")
+async def registration(request: Request, account: CurrentAccount, session: DB) -> dict:
+    """One multipart form: eventId, the fields of every step, and each file either uploaded (proof, front,
+    back, device_video) or given by the key of a file on record. Bad input stores nothing."""
+    form = await request.form()
+    values: dict = {}
+    uploads: dict[str, StarletteUpload] = {}
+    for name, value in form.multi_items():
+        if isinstance(value, StarletteUpload):
+            if name in rider_files.KINDS and value.filename:
+                uploads[name] = value
+        else:
+            values[name] = value
+    application = registrations.Application.of(
+        {**values, "disclaimer": _ticked(values.get("disclaimer")), "terms": _ticked(values.get("terms"))}
+    )
+    event = _event(session, values.get("eventId", ""))
+    registrations.may_register(session, event, account, utcnow())
+    # Only the files of this event's steps are taken; any other upload is ignored, not kept.
+    uploads = {kind: upload for kind, upload in uploads.items() if kind in registrations.file_kinds(event)}
+    for kind, upload in uploads.items():
+        rider_files.check_content(kind, await upload.read(rider_files.MAX_FILE_BYTES + 1))
+    stored = []
+    try:
+        for kind, upload in uploads.items():
+            await upload.seek(0)
+            data = await upload.read(rider_files.MAX_FILE_BYTES + 1)
+            stored.append(rider_files.store(session, account, kind, upload.filename or "", data))
+            setattr(application, kind, str(stored[-1].id))
+        saved = registrations.submit(session, account, event.id, application)
+    except Exception:
+        session.rollback()
+        rider_files.discard(session, stored)
+        raise
+    return {
+        "status": True,
+        "message": msg.THANK_YOU,
+        "data": {"id": saved.id, "event_id": saved.event_id, "status": saved.status},
+    }
+
+
+@router.post("/file_download")
+def file_download(body: FileDownloadIn, account: CurrentAccount, session: DB) -> dict:
+    """A link to one of the rider's files (any file, for race control), good for a few minutes."""
+    return {"status": True, "data": {"url": rider_files.download_url(session, account, body.key)}}
+
+
+@router.get("/files/{token}", response_class=FileResponse)
+def rider_file(token: str, session: DB) -> FileResponse:
+    found = rider_files.open_link(session, token)
+    if found is None:
+        raise HTTPException(status_code=404, detail=msg.LINK_EXPIRED)
+    row, path = found
+    return FileResponse(
+        path,
+        media_type=row.content_type,
+        filename=row.name,
+        headers={"Cache-Control": "private, no-store"},
+    )
+
+
+def _event(session: DB, event_id: object):
+    try:
+        return events.get_event(session, event_id)
+    except events.EventNotFound as exc:
+        raise HTTPException(status_code=404, detail=str(exc)) from exc
+
+
+def _ticked(value: object) -> bool:
+    return str(value or "").lower() in {"1", "true", "on", "yes"}
