@@ -52,6 +52,19 @@ def _live(name: str):
     return lambda value: State.set_value(name, value)
 
 
+def _live_input(name: str, auto_complete: str, max_length: int, input_type: str = "text") -> rx.Component:
+    """A digits field whose value the state holds as it is typed."""
+    return text_input(
+        name,
+        input_type,
+        value=State.values[name],
+        on_change=_live(name),
+        input_mode="numeric",
+        auto_complete=auto_complete,
+        max_length=max_length,
+    )
+
+
 def _choice(field_name: str, choices, **props) -> rx.Component:
     """Radio buttons bound to a live value; each item's id is the field name and the value."""
     return rx.radio_group.root(
@@ -395,15 +408,7 @@ def _phone() -> rx.Component:
             field(
                 "Phone number",
                 "phone",
-                text_input(
-                    "phone",
-                    "tel",
-                    value=values["phone"],
-                    on_change=_live("phone"),
-                    input_mode="numeric",
-                    auto_complete="tel-national",
-                    max_length=11,
-                ),
+                _live_input("phone", "tel-national", 11, "tel"),
                 State.errors,
             ),
             columns="130px 1fr",
@@ -438,14 +443,7 @@ def _phone() -> rx.Component:
                     field(
                         "Verification code",
                         "otp",
-                        text_input(
-                            "otp",
-                            value=values["otp"],
-                            on_change=_live("otp"),
-                            input_mode="numeric",
-                            auto_complete="one-time-code",
-                            max_length=6,
-                        ),
+                        _live_input("otp", "one-time-code", 6),
                         State.errors,
                     ),
                     flex="1",

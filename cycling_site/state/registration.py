@@ -321,10 +321,10 @@ class RegistrationState(rx.State):
             self.otp_sent = self.otp_verified = False
             self.otp_notice = ""
 
-    @rx.event
-    async def send_code(self):
+    async def _phone_call(self, busy: str, work, done):
+        """One call of the phone step for the signed-in rider: its busy flag, messages under the fields."""
         self.errors = {}
-        self.sending = True
+        setattr(self, busy, True)
         yield
         try:
             with get_session() as session:
@@ -332,9 +332,7 @@ class RegistrationState(rx.State):
                 if account is None:
                     yield SessionState.guard
                     return
-                event = events.get_event(session, self.event.get("id", ""))
-                phone = phone_otp.check_phone(event, self.values["dial_code"], self.values["phone"])
-                key = phone_otp.send_code(session, account, event, phone, self.values.get("otp_type", "sms"))
+                result = work(session, account)
         except FormErrors as exc:
             self.errors = exc.errors
             return
@@ -342,37 +340,42 @@ class RegistrationState(rx.State):
             self.form_error = events_msg.LIST_FAILED
             return
         finally:
-            self.sending = False
-        self.values = {**self.values, "otp_key": key, "otp": "", "sent_to": phone.full}
-        self.otp_sent = True
-        self.otp_verified = False
-        self.otp_notice = msg.OTP_SENT.format(phone=phone.full)
+            setattr(self, busy, False)
+        done(result)
+
+    @rx.event
+    async def send_code(self):
+        def work(session, account):
+            event = events.get_event(session, self.event.get("id", ""))
+            phone = phone_otp.check_phone(event, self.values["dial_code"], self.values["phone"])
+            return phone, phone_otp.send_code(
+                session, account, event, phone, self.values.get("otp_type", "sms")
+            )
+
+        def done(sent) -> None:
+            phone, key = sent
+            self.values = {**self.values, "otp_key": key, "otp": "", "sent_to": phone.full}
+            self.otp_sent = True
+            self.otp_verified = False
+            self.otp_notice = msg.OTP_SENT.format(phone=phone.full)
+
+        async for update in self._phone_call("sending", work, done):
+            yield update
 
     @rx.event
     async def verify_code(self):
-        self.errors = {}
-        self.verifying = True
-        yield
-        try:
-            with get_session() as session:
-                account = await self._account(session)
-                if account is None:
-                    yield SessionState.guard
-                    return
-                phone_otp.verify_code(
-                    session,
-                    account,
-                    self.values.get("otp_key", ""),
-                    self.values.get("sent_to", ""),
-                    self.values.get("otp", ""),
-                )
-        except FormErrors as exc:
-            self.errors = exc.errors
-            return
-        finally:
-            self.verifying = False
-        self.otp_verified = True
-        self.otp_notice = ""
+        def work(session, account) -> None:
+            values = self.values
+            phone_otp.verify_code(
+                session, account, values.get("otp_key", ""), values.get("sent_to", ""), values.get("otp", "")
+            )
+
+        def done(_result) -> None:
+            self.otp_verified = True
+            self.otp_notice = ""
+
+        async for update in self._phone_call("verifying", work, done):
+            yield update
 
 
 class ThankYouState(rx.State):
