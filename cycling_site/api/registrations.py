@@ -13,6 +13,7 @@ from cycling_site.messages import registration as msg
 from cycling_site.models.common import utcnow
 from cycling_site.services import events, phone_otp, registrations, rider_files
 from cycling_site.services.local_time import local
+from cycling_site.services.validation import checkbox_on
 
 router = APIRouter(prefix="/events", tags=["registration"])
 
@@ -94,20 +95,27 @@ async def registration(request: Request, account: CurrentAccount, session: DB) -
         else:
             values[name] = value
     application = registrations.Application.of(
-        {**values, "disclaimer": _ticked(values.get("disclaimer")), "terms": _ticked(values.get("terms"))}
+        {
+            **values,
+            "disclaimer": checkbox_on(values.get("disclaimer")),
+            "terms": checkbox_on(values.get("terms")),
+        }
     )
     event = _event(session, values.get("eventId", ""))
     registrations.may_register(session, event, account, utcnow())
     # Only the files of this event's steps are taken; any other upload is ignored, not kept.
-    uploads = {kind: upload for kind, upload in uploads.items() if kind in registrations.file_kinds(event)}
-    for kind, upload in uploads.items():
-        rider_files.check_content(kind, await upload.read(rider_files.MAX_FILE_BYTES + 1))
+    files = {
+        kind: (upload.filename or "", await upload.read(rider_files.MAX_FILE_BYTES + 1))
+        for kind, upload in uploads.items()
+        if kind in registrations.file_kinds(event)
+    }
+    # Every file is checked before any is stored, so one bad file leaves nothing behind.
+    for kind, (_name, data) in files.items():
+        rider_files.check_content(kind, data)
     stored = []
     try:
-        for kind, upload in uploads.items():
-            await upload.seek(0)
-            data = await upload.read(rider_files.MAX_FILE_BYTES + 1)
-            stored.append(rider_files.store(session, account, kind, upload.filename or "", data))
+        for kind, (name, data) in files.items():
+            stored.append(rider_files.store(session, account, kind, name, data))
             setattr(application, kind, str(stored[-1].id))
         saved = registrations.submit(session, account, event.id, application)
     except Exception:
@@ -146,7 +154,3 @@ def _event(session: DB, event_id: object):
         return events.get_event(session, event_id)
     except events.EventNotFound as exc:
         raise HTTPException(status_code=404, detail=str(exc)) from exc
-
-
-def _ticked(value: object) -> bool:
-    return str(value or "").lower() in {"1", "true", "on", "yes"}

@@ -87,3 +87,4 @@ DELETE_EMAIL_SENT_KID = (
     "We have sent an email to your parent or guardian. Your account is deleted when they open its link."
 )
 DELETE_PENDING = "Deleting your account..."
+MARKETING_CONSENT = "Send me news about events and races"

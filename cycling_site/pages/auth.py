@@ -3,13 +3,23 @@
 import reflex as rx
 
 from components.human_check import human_check
+from cycling_site.messages.accounts import MARKETING_CONSENT
 from cycling_site.routes import path_of
 from cycling_site.state.login import LoginState
 from cycling_site.state.register import RegisterState
 from cycling_site.ui.feedback import note
-from cycling_site.ui.forms import field, field_error, form_alert, select_input, submit_button, text_input
+from cycling_site.ui.forms import (
+    checkbox_field,
+    field,
+    field_error,
+    form_alert,
+    select_input,
+    submit_button,
+    terms_agreement,
+    text_input,
+)
 from cycling_site.ui.layout import card, heading, page
-from cycling_site.ui.theme import COLOR, SIZE, SPACE
+from cycling_site.ui.theme import COLOR, SIZE
 
 CHALLENGE_URL = "/api/altcha/challenge"
 GENDER_OPTIONS = [["0", "Male"], ["1", "Female"]]
@@ -71,14 +81,7 @@ def login_page() -> rx.Component:
                         ),
                         _human_check(LoginState),
                         rx.hstack(
-                            rx.el.label(
-                                rx.checkbox(name="remember", default_checked=True, id="remember"),
-                                rx.text("Stay signed in", font_size=SIZE["sm"]),
-                                display="flex",
-                                gap=SPACE["2"],
-                                align_items="center",
-                                cursor="pointer",
-                            ),
+                            checkbox_field("remember", "Stay signed in", default_checked=True),
                             rx.link(
                                 "Forgot Password?",
                                 href=path_of("forgetpassword"),
@@ -166,31 +169,10 @@ def register_page() -> rx.Component:
                             ),
                         ),
                         rx.box(
-                            rx.el.label(
-                                rx.checkbox(name="consent", id="consent"),
-                                rx.text(
-                                    "I agree to the ",
-                                    rx.link(
-                                        "terms and conditions",
-                                        href=path_of("terms"),
-                                        color=COLOR["accent_dark"],
-                                        is_external=True,
-                                    ),
-                                    font_size=SIZE["sm"],
-                                ),
-                                display="flex",
-                                gap=SPACE["2"],
-                                align_items="center",
-                            ),
+                            terms_agreement("consent"),
                             field_error(errors, "consent"),
                         ),
-                        rx.el.label(
-                            rx.checkbox(name="marketing", id="marketing"),
-                            rx.text("Send me news about events and races", font_size=SIZE["sm"]),
-                            display="flex",
-                            gap=SPACE["2"],
-                            align_items="center",
-                        ),
+                        checkbox_field("marketing", MARKETING_CONSENT),
                         _human_check(RegisterState),
                         submit_button(
                             "Submit", RegisterState.can_submit, RegisterState.submitting, id="register-submit"

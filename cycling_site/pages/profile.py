@@ -11,6 +11,7 @@ from cycling_site.state.profile import HIDDEN_TABS, DeleteUserState, ProfileStat
 from cycling_site.state.session import SessionState
 from cycling_site.ui.forms import (
     INPUT_STYLE,
+    checkbox_field,
     field,
     field_error,
     form_alert,
@@ -260,14 +261,7 @@ def _edit_panel() -> rx.Component:
                         errors,
                     ),
                 ),
-                rx.el.label(
-                    rx.checkbox(name="marketing", id="marketing", default_checked=ProfileState.marketing),
-                    rx.text("Send me news about events and races", font_size=SIZE["sm"]),
-                    display="flex",
-                    gap=SPACE["2"],
-                    align_items="center",
-                    cursor="pointer",
-                ),
+                checkbox_field("marketing", msg.MARKETING_CONSENT, default_checked=ProfileState.marketing),
                 submit_button("Save changes", ~ProfileState.saving, ProfileState.saving, id="profile-submit"),
                 spacing="4",
                 width="100%",

@@ -9,7 +9,16 @@ from cycling_site.services import registrations, rider_files
 from cycling_site.settings import settings
 from cycling_site.state.registration import RegistrationState, ThankYouState
 from cycling_site.ui.feedback import loading_line, primary_link, status_panel
-from cycling_site.ui.forms import INPUT_STYLE, field, field_error, form_alert, rejection_codes, text_input
+from cycling_site.ui.forms import (
+    INPUT_STYLE,
+    checkbox_field,
+    field,
+    field_error,
+    form_alert,
+    rejection_codes,
+    terms_agreement,
+    text_input,
+)
 from cycling_site.ui.layout import card, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 
@@ -221,15 +230,8 @@ def _disclaimer() -> rx.Component:
     return _section(
         msg.STEPS["disclaimer"],
         rx.text(msg.DISCLAIMER, line_height="1.6", color=COLOR["text"]),
-        rx.el.label(
-            rx.checkbox(
-                name="disclaimer", id="disclaimer", default_checked=State.values["disclaimer"] == "on"
-            ),
-            rx.text(msg.DISCLAIMER_ACCEPT, font_size=SIZE["sm"]),
-            display="flex",
-            gap=SPACE["2"],
-            align_items="center",
-            cursor="pointer",
+        checkbox_field(
+            "disclaimer", msg.DISCLAIMER_ACCEPT, default_checked=State.values["disclaimer"] == "on"
         ),
         field_error(State.errors, "disclaimer"),
     )
@@ -465,18 +467,7 @@ def _phone() -> rx.Component:
             State.otp_verified,
             rx.vstack(
                 form_alert(msg.OTP_VERIFIED, tone="success", id="otp-verified"),
-                rx.el.label(
-                    rx.checkbox(name="terms", id="terms"),
-                    rx.text(
-                        "I agree to the ",
-                        rx.link("terms and conditions", href=path_of("terms"), is_external=True),
-                        font_size=SIZE["sm"],
-                    ),
-                    display="flex",
-                    gap=SPACE["2"],
-                    align_items="center",
-                    cursor="pointer",
-                ),
+                terms_agreement("terms"),
                 field_error(State.errors, "terms"),
                 width="100%",
             ),

@@ -31,6 +31,11 @@ def row_id(value: object) -> int | None:
     return number if 0 < number <= ROW_ID_MAX else None
 
 
+def checkbox_on(value: object) -> bool:
+    """A ticked checkbox as a browser form or an API caller sends it: true, "on", "1", "true" or "yes"."""
+    return value is True or str(value or "").strip().lower() in {"1", "true", "on", "yes"}
+
+
 def has_nul(*values: str | None) -> bool:
     """A NUL character cannot reach PostgreSQL text; such input is simply not valid."""
     return any(value and "\x00" in value for value in values)

@@ -10,7 +10,7 @@ from cycling_site.messages import accounts as account_msg
 from cycling_site.messages import connections as msg
 from cycling_site.models import Account
 from cycling_site.routes import path_of
-from cycling_site.services import connections, tokens
+from cycling_site.services import connections
 from cycling_site.services.accounts import FormErrors
 from cycling_site.services.connections import NETWORK_NAMES
 from cycling_site.state.session import SessionState, login_url
@@ -28,9 +28,7 @@ class AppCard:
 
 
 async def _signed_in_account(state: rx.State) -> Account | None:
-    session_state = await state.get_state(SessionState)
-    with get_session() as session:
-        return tokens.check_session(session, session_state.token, session_state.user_id).account
+    return (await state.get_state(SessionState)).current_account()
 
 
 class ConnectionsState(rx.State):

@@ -11,6 +11,7 @@ from cycling_site.routes import path_of
 from cycling_site.services import accounts, passwords, verification
 from cycling_site.services.accounts import EmailNotVerified, FormErrors
 from cycling_site.services.codes import CodeError
+from cycling_site.services.validation import checkbox_on
 from cycling_site.settings import settings
 from cycling_site.state.session import HOME_AFTER_LOGIN, SessionState
 
@@ -32,10 +33,6 @@ def content_site_target(value: str | None) -> str:
     if base and (value == base or value.startswith(base + "/")) and len(value) <= 2000:
         return value
     return internal_path(value)
-
-
-def checkbox_on(value) -> bool:
-    return value in (True, "on", "true", "1")
 
 
 class LoginState(rx.State):

@@ -9,12 +9,12 @@ from cycling_site.db import get_session
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account
 from cycling_site.routes import path_of
-from cycling_site.services import profile, tokens
+from cycling_site.services import profile
 from cycling_site.services.accounts import FormErrors
 from cycling_site.services.codes import CodeError
 from cycling_site.services.countries import countries
+from cycling_site.services.validation import checkbox_on
 from cycling_site.state.hashes import show_hash
-from cycling_site.state.login import checkbox_on
 from cycling_site.state.session import SessionState
 
 # Tabs a URL hash can open; "files" (Activity Files) is declared by the spec but hidden.
@@ -87,8 +87,7 @@ class ProfileState(rx.State):
 
     async def _account(self, session) -> Account | None:
         """The signed-in account, checked afresh: a revoked or expired session cannot change anything."""
-        session_state = await self._session_state()
-        return tokens.check_session(session, session_state.token, session_state.user_id).account
+        return (await self._session_state()).current_account(session)
 
     @rx.event
     async def load(self):

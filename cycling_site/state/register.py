@@ -11,7 +11,7 @@ from cycling_site.routes import path_of
 from cycling_site.services import accounts
 from cycling_site.services.accounts import FormErrors, RegistrationForm
 from cycling_site.services.countries import countries
-from cycling_site.state.login import checkbox_on
+from cycling_site.services.validation import checkbox_on
 from cycling_site.state.verification import VerifyOtpState
 
 FIELDS = ("firstname", "lastname", "email", "password", "dob", "country", "gender", "weight", "height")

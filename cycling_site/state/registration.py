@@ -13,11 +13,10 @@ from cycling_site.messages import registration as msg
 from cycling_site.models import Account
 from cycling_site.models.common import utcnow
 from cycling_site.routes import path_of
-from cycling_site.services import events, phone_otp, registrations, rider_files, tokens
+from cycling_site.services import events, phone_otp, registrations, rider_files
 from cycling_site.services.local_time import local
-from cycling_site.services.validation import FormErrors
+from cycling_site.services.validation import FormErrors, checkbox_on
 from cycling_site.state.events import event_card
-from cycling_site.state.login import checkbox_on
 from cycling_site.state.session import SessionState
 
 FILE_KINDS = tuple(rider_files.KINDS)
@@ -94,8 +93,7 @@ class RegistrationState(rx.State):
         return {kind: value.split("|", 1)[-1] for kind, value in self.on_record.items()}
 
     async def _account(self, session) -> Account | None:
-        session_state = await self.get_state(SessionState)
-        return tokens.check_session(session, session_state.token, session_state.user_id).account
+        return (await self.get_state(SessionState)).current_account(session)
 
     @rx.event
     async def load(self):
@@ -133,11 +131,11 @@ class RegistrationState(rx.State):
         self.team_help_text = event.team_help_text
         self.dob_required = event.dob_required
         self.podium, self.other_winners = events.podium(event.winners, events.conversion_rate(event))
-        self._fill(user)
+        self._fill(user, phone_otp.default_dial_code(event))
         self.loading = False
         return None
 
-    def _fill(self, user: dict) -> None:
+    def _fill(self, user: dict, dial_code: str) -> None:
         self.values = {
             "email": user["email"],
             "first_name": user["first_name"],
@@ -151,9 +149,7 @@ class RegistrationState(rx.State):
             "device_serial": user["device_serial"],
             "team_type": "i",
             "team_name": user["team_name"],
-            "dial_code": phone_otp.DEFAULT_DIAL_CODE
-            if phone_otp.DEFAULT_DIAL_CODE in self.dial_codes
-            else self.dial_codes[0],
+            "dial_code": dial_code,
             "phone": "",
             "otp_type": "sms",
             "otp": "",

@@ -3,6 +3,7 @@
 from urllib.parse import urlencode
 
 import reflex as rx
+from sqlmodel import Session
 
 from cycling_site.db import get_session
 from cycling_site.routes import path_of, requires_login
@@ -74,10 +75,14 @@ class SessionState(rx.State):
         self._remember(check.account)
         return "ok"
 
-    def current_account(self):
-        """The signed-in account, checked afresh: a revoked or expired session reads nothing."""
-        with get_session() as session:
+    def current_account(self, session: Session | None = None):
+        """The signed-in account, checked afresh: a revoked or expired session reads nothing.
+
+        Given the caller's database session, the account is read in it, ready to be changed there."""
+        if session is not None:
             return tokens.check_session(session, self.token, self.user_id).account
+        with get_session() as own:
+            return tokens.check_session(own, self.token, self.user_id).account
 
     def _current_path(self) -> str:
         url = self.router.url

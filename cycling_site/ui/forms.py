@@ -5,6 +5,7 @@ from typing import Any
 import reflex as rx
 from reflex.vars import ArrayVar, ObjectVar
 
+from cycling_site.routes import path_of
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
 
 INPUT_STYLE = {
@@ -63,6 +64,27 @@ def select_input(name: str, options: rx.Var | list, default_value: str, **props)
         default_value=default_value,
         style=INPUT_STYLE,
         **props,
+    )
+
+
+def checkbox_field(name: str, *text: rx.Component | str, **checkbox_props) -> rx.Component:
+    """A checkbox with its text; the whole line ticks it."""
+    return rx.el.label(
+        rx.checkbox(name=name, id=name, **checkbox_props),
+        rx.text(*text, font_size=SIZE["sm"]),
+        display="flex",
+        gap=SPACE["2"],
+        align_items="center",
+        cursor="pointer",
+    )
+
+
+def terms_agreement(name: str) -> rx.Component:
+    """The "I agree to the terms and conditions" checkbox, its link opening the terms in a new tab."""
+    return checkbox_field(
+        name,
+        "I agree to the ",
+        rx.link("terms and conditions", href=path_of("terms"), color=COLOR["accent_dark"], is_external=True),
     )
 
 
