@@ -3,7 +3,7 @@
 import reflex as rx
 
 from cycling_site.messages import events as msg
-from cycling_site.pages.events import HEADER_CELL
+from cycling_site.pages.events import HEADER_CELL, event_image
 from cycling_site.state.event_detail import EventDetailState
 from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import form_alert
@@ -135,15 +135,7 @@ def _header() -> rx.Component:
     event = EventDetailState.event
     return card(
         rx.flex(
-            rx.image(
-                src=event["image"].to(str),
-                alt="",
-                width=["100%", "100%", "360px"],
-                height=["200px", "200px", "270px"],
-                object_fit="cover",
-                border_radius=RADIUS["md"],
-                flex_shrink="0",
-            ),
+            event_image(event, ["100%", "100%", "360px"], ["200px", "200px", "270px"]),
             rx.vstack(
                 rx.heading(
                     event["name"].to(str),

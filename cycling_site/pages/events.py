@@ -111,19 +111,24 @@ def _register_action(event: rx.Var) -> rx.Component:
     )
 
 
+def event_image(event: rx.Var, width: list[str], height: list[str]) -> rx.Component:
+    """The event's picture at the size of the list, the detail or the wizard's header."""
+    return rx.image(
+        src=event["image"].to(str),
+        alt="",
+        width=width,
+        height=height,
+        object_fit="cover",
+        border_radius=RADIUS["md"],
+        flex_shrink="0",
+    )
+
+
 def event_summary(event: rx.Var) -> rx.Component:
     expanded = EventListState.expanded.contains(event["id"])
     return card(
         rx.flex(
-            rx.image(
-                src=event["image"].to(str),
-                alt="",
-                width=["100%", "100%", "240px"],
-                height=["160px", "160px", "180px"],
-                object_fit="cover",
-                border_radius=RADIUS["md"],
-                flex_shrink="0",
-            ),
+            event_image(event, ["100%", "100%", "240px"], ["160px", "160px", "180px"]),
             rx.vstack(
                 rx.link(
                     rx.heading(event["name"].to(str), as_="h3", font_size=SIZE["lg"], **DISPLAY_HEADING),

@@ -4,6 +4,7 @@ import reflex as rx
 
 from cycling_site.messages import registration as msg
 from cycling_site.pages.event_detail import winners_card
+from cycling_site.pages.events import event_image
 from cycling_site.routes import path_of
 from cycling_site.services import registrations, rider_files
 from cycling_site.settings import settings
@@ -25,12 +26,6 @@ from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 State = RegistrationState
 DOCUMENT_ACCEPT = {"image/jpeg": [".jpg", ".jpeg"], "image/png": [".png"], "application/pdf": [".pdf"]}
 VIDEO_ACCEPT = {"video/mp4": [".mp4"], "video/quicktime": [".mov"], "video/webm": [".webm"]}
-UPLOAD_HANDLERS = {
-    "proof": State.upload_proof,
-    "front": State.upload_front,
-    "back": State.upload_back,
-    "device_video": State.upload_device_video,
-}
 STEP_TITLE = {
     "font_size": SIZE["xs"],
     "font_weight": "700",
@@ -174,7 +169,7 @@ def _dropzone(kind: str) -> rx.Component:
         max_files=1,
         max_size=rider_files.MAX_FILE_BYTES,
         multiple=False,
-        on_drop=UPLOAD_HANDLERS[kind](rx.upload_files(upload_id=upload_id)),
+        on_drop=State.upload_file(kind, rx.upload_files(upload_id=upload_id)),
         on_drop_rejected=lambda rejections: State.file_rejected(kind, rejection_codes(rejections)),
         aria_label=f"Upload the {kind.replace('_', ' ')} file",
         width="100%",
@@ -597,14 +592,7 @@ def _breadcrumb(*crumbs: tuple[str | rx.Var, str | None]) -> rx.Component:
 
 def _event_header(event: rx.Var) -> rx.Component:
     return rx.hstack(
-        rx.image(
-            src=event["image"].to(str),
-            alt="",
-            width=["72px", "120px"],
-            height=["54px", "90px"],
-            object_fit="cover",
-            border_radius=RADIUS["md"],
-        ),
+        event_image(event, ["72px", "120px"], ["54px", "90px"]),
         rx.vstack(
             rx.heading(
                 event["name"].to(str), as_="h1", font_size=[SIZE["lg"], SIZE["xl"]], **DISPLAY_HEADING

@@ -232,8 +232,10 @@ class RegistrationState(rx.State):
 
     # --- Files ----------------------------------------------------------------------------------------
 
-    async def _store(self, kind: str, files: list[rx.UploadFile]):
-        if not files:
+    @rx.event
+    async def upload_file(self, kind: str, files: list[rx.UploadFile]):
+        """Stores the file as soon as it is chosen, so a wrong one is refused at its own step."""
+        if kind not in rider_files.KINDS or not files:
             return
         self.errors = {name: text for name, text in self.errors.items() if name != kind}
         self.uploading = kind
@@ -253,26 +255,6 @@ class RegistrationState(rx.State):
             self.uploading = ""
         self.chosen = {**self.chosen, kind: f"{row.id}|{row.name}"}
         self.on_record = {**self.on_record, kind: f"{row.id}|{row.name}"}
-
-    @rx.event
-    async def upload_proof(self, files: list[rx.UploadFile]):
-        async for update in self._store("proof", files):
-            yield update
-
-    @rx.event
-    async def upload_front(self, files: list[rx.UploadFile]):
-        async for update in self._store("front", files):
-            yield update
-
-    @rx.event
-    async def upload_back(self, files: list[rx.UploadFile]):
-        async for update in self._store("back", files):
-            yield update
-
-    @rx.event
-    async def upload_device_video(self, files: list[rx.UploadFile]):
-        async for update in self._store("device_video", files):
-            yield update
 
     @rx.event
     def file_rejected(self, kind: str, reasons: str) -> None:
