@@ -14,6 +14,8 @@ config = rx.Config(
     redis_url=settings.redis_url or None,
     frontend_port=settings.port,
     backend_port=settings.port,
+    # CORS and the event socket's origin check: the site's own origins only, never "*" with cookies.
+    cors_allowed_origins=settings.allowed_origins,
     telemetry_enabled=False,
     bun_path=Path(__file__).resolve().parent / ".tools/node_modules/bun/bin/bun.exe",
     show_built_with_reflex=False,

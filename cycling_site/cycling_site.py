@@ -1,5 +1,7 @@
 """The Reflex app: pages, the REST API, the site-wide middleware and the e-mail delivery loop."""
 
+from functools import partial
+
 import reflex as rx
 
 import cycling_site.models  # noqa: F401  (registers the tables)
@@ -7,15 +9,17 @@ from cycling_site.api.main import api
 from cycling_site.api.middleware import SiteMiddleware
 from cycling_site.embedded import activity_service, oauth_provider, results_service
 from cycling_site.pages import register_pages
-from cycling_site.pages.site import frame_guard
+from cycling_site.pages.site import FRAME_GUARD, frame_guard
+from cycling_site.services import accounts
 from cycling_site.services.mail_delivery import deliver_forever
 from cycling_site.ui.theme import GLOBAL_STYLE
 
 oauth_provider.install(api)
-activity_service.install(api)
+activity_service.install(api, accounts.rider_exists)
 results_service.install(api)
 app = rx.App(
-    api_transformer=[api, SiteMiddleware],
+    # The frame guard is put in the page by a script at run time: its hash joins the build's in the policy.
+    api_transformer=[api, partial(SiteMiddleware, inline_scripts=[FRAME_GUARD])],
     head_components=[frame_guard(), rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
     style=GLOBAL_STYLE,
 )

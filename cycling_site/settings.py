@@ -6,6 +6,7 @@ Every knob is documented, with a safe demo default, in `.env.example`.
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import load_dotenv
 
@@ -28,6 +29,21 @@ def _env_bool(name: str, default: bool) -> bool:
 
 def _env_int(name: str, default: int) -> int:
     return int(_env(name, str(default)))
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+LOOPBACK_TWINS = {"localhost": "127.0.0.1", "127.0.0.1": "localhost"}
+
+
+def origin_of(url: str) -> str:
+    """scheme://host[:port] as a browser sends it in the Origin header (default port left out)."""
+    parts = urlsplit(url.strip())
+    host = parts.hostname or ""
+    if parts.scheme not in DEFAULT_PORTS or not host:
+        raise ValueError(f"{url!r} is not an http(s) address")
+    host = f"[{host}]" if ":" in host else host
+    port = parts.port
+    return f"{parts.scheme}://{host}" + (f":{port}" if port and port != DEFAULT_PORTS[parts.scheme] else "")
 
 
 # Fitness apps a rider can connect (spec 2 section 4); xert links with a username and password.
@@ -97,12 +113,25 @@ class Settings:
     activity_encryption: bool
     activity_ingest_key: str
     results_service_url: str
+    extra_origins: tuple[str, ...]
     oauth: dict[str, OAuthProvider]
 
     @property
     def demo(self) -> bool:
         """Demo mode seeds demo accounts and opens the dev mailbox."""
         return self.app_env == "demo"
+
+    @property
+    def allowed_origins(self) -> list[str]:
+        """The origins whose pages may call the site with the rider's cookies (CORS, the event socket) and
+        post to it (the cross-site check): the site's own, EXTRA_ORIGINS, and in demo mode the loopback
+        twin of a local SITE_URL, so a demo opened as localhost or as 127.0.0.1 works either way."""
+        own = origin_of(self.site_url)
+        origins = [own, *self.extra_origins]
+        parts = urlsplit(own)
+        if self.demo and parts.hostname in LOOPBACK_TWINS:
+            origins.append(own.replace(parts.hostname, LOOPBACK_TWINS[parts.hostname], 1))
+        return list(dict.fromkeys(origins))
 
 
 def load_settings() -> Settings:
@@ -136,6 +165,7 @@ def load_settings() -> Settings:
         activity_encryption=_env_bool("ACTIVITY_ENCRYPTION", True),
         activity_ingest_key=_env("ACTIVITY_INGEST_KEY", DEMO_INGEST_KEY),
         results_service_url=_env("RESULTS_SERVICE_URL", ""),
+        extra_origins=tuple(origin_of(url) for url in _env("EXTRA_ORIGINS", "").split(",") if url.strip()),
         oauth={network: _oauth_provider(network) for network in OAUTH_NETWORKS},
     )
     if settings.app_env not in {"demo", "production"}:
@@ -155,6 +185,7 @@ def load_settings() -> Settings:
         ):
             if value.startswith(DEMO_SECRET) or value == DEMO_ACTIVITY_KEY:
                 raise ValueError(f"Set {name} to a secret of your own before a production start")
+    origin_of(settings.site_url)  # a SITE_URL that is no http(s) address stops the start here
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     return settings
 

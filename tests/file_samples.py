@@ -44,3 +44,37 @@ def text_as_jpeg() -> bytes:
 def oversized_jpeg() -> bytes:
     """A valid JPEG start padded past the 8 MB limit."""
     return jpeg() + b"\x00" * 8_388_608
+
+
+HTML = b"<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>"
+
+
+def jpeg_with_html() -> bytes:
+    """A real JPEG with a page appended: it decodes, yet a browser sniffing it would run the script."""
+    return jpeg() + HTML
+
+
+def png_with_html() -> bytes:
+    return png() + b"\n<svg onload=alert(1)>"
+
+
+def pdf_with_html() -> bytes:
+    return pdf().replace(b"%%EOF", b"<iframe src=javascript:alert(1)></iframe>\n%%EOF")
+
+
+def jpeg_header_then_html() -> bytes:
+    """JPEG magic bytes and then a page: it passes a magic-byte check but is no image."""
+    return b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + HTML
+
+
+def png_header_then_html() -> bytes:
+    return b"\x89PNG\r\n\x1a\n" + HTML
+
+
+def broken_jpeg() -> bytes:
+    """The first part of a real JPEG: the image data stops short."""
+    return jpeg()[: len(jpeg()) // 2]
+
+
+def mp4_with_html() -> bytes:
+    return mp4() + b"<html><script>alert(1)</script></html>"

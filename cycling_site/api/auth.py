@@ -5,9 +5,10 @@ from datetime import date
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from cycling_site.api.deps import DB, CurrentAccount, request_token
+from cycling_site.api.deps import DB, OPTIONAL_SESSION, CurrentAccount, SentToken
+from cycling_site.api.errors import documented
 from cycling_site.messages import accounts as msg
-from cycling_site.services import accounts
+from cycling_site.services import accounts, parental_consent
 from cycling_site.services.accounts import RegistrationForm
 
 router = APIRouter(prefix="/auth", tags=["auth"])
@@ -42,7 +43,7 @@ def _client_address(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
-@router.post("/login")
+@router.post("/login", responses=documented(400, 403, 413, 429, 503))
 def login(body: LoginIn, request: Request, session: DB) -> dict:
     """Answers token, user and uuId; or the literal 'key' (forced reset); or requiresParentalConsent."""
     result = accounts.login(
@@ -53,7 +54,7 @@ def login(body: LoginIn, request: Request, session: DB) -> dict:
     if result.kind == "consent":
         data = {
             "requiresParentalConsent": True,
-            "childUserId": result.account.uuid,
+            "childUserId": parental_consent.consent_handle(result.account),
             "userAge": result.user_age,
         }
         return {"status": True, "data": data}
@@ -61,13 +62,14 @@ def login(body: LoginIn, request: Request, session: DB) -> dict:
     return {"status": True, "data": data}
 
 
-@router.post("/logout")
-def logout(request: Request, session: DB) -> dict:
-    accounts.logout(session, request_token(request))
+@router.post("/logout", openapi_extra=OPTIONAL_SESSION, responses=documented(403, 413, 503))
+def logout(session: DB, token: SentToken) -> dict:
+    """Ends the session that is sent, if any; without one it answers the same."""
+    accounts.logout(session, token)
     return {"status": True, "message": msg.LOGGED_OUT}
 
 
-@router.post("/register")
+@router.post("/register", responses=documented(400, 403, 413, 503))
 def register(body: RegisterIn, session: DB) -> dict:
     form = RegistrationForm(
         firstname=body.firstname,
@@ -87,7 +89,7 @@ def register(body: RegisterIn, session: DB) -> dict:
     if registration.requires_parental_consent:
         data = {
             "requiresParentalConsent": True,
-            "childUserId": registration.account.uuid,
+            "childUserId": parental_consent.consent_handle(registration.account),
             "userAge": registration.user_age,
         }
         return {"status": True, "message": msg.REGISTERED_KID, "data": data}
@@ -95,6 +97,6 @@ def register(body: RegisterIn, session: DB) -> dict:
     return {"status": True, "message": msg.REGISTERED, "data": data}
 
 
-@router.get("/profile")
+@router.get("/profile", responses=documented(401, 503))
 def profile(account: CurrentAccount) -> dict:
     return {"status": True, "data": accounts.profile(account)}

@@ -5,6 +5,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from cycling_site.api.deps import DB, CurrentAccount
+from cycling_site.api.errors import documented
 from cycling_site.messages import connections as msg
 from cycling_site.models import Connection
 from cycling_site.services import connections
@@ -59,19 +60,19 @@ def _connection(row: Connection) -> dict:
     }
 
 
-@router.get("/auth/connections")
+@router.get("/auth/connections", responses=documented(401, 503))
 def list_connections(account: CurrentAccount, session: DB) -> dict:
     return {"status": True, "data": [_status(item) for item in connections.statuses(session, account)]}
 
 
-@router.post("/oauth/authorize/code")
+@router.post("/oauth/authorize/code", responses=documented(400, 401, 403, 413, 503))
 async def authorize(body: NetworkIn, account: CurrentAccount, session: DB) -> dict:
     """Answers the app's authorization URL (with a fresh single-use state) to send the rider to."""
     url = await connections.authorization_url(session, account, body.network)
     return {"status": True, "data": {"url": url}}
 
 
-@router.post("/oauth/check")
+@router.post("/oauth/check", responses=documented(400, 401, 403, 413, 503))
 async def check(body: CallbackIn, account: CurrentAccount, session: DB) -> dict:
     """The callback's query: checks the state, exchanges the code and connects the app."""
     row = await connections.complete_authorization(
@@ -80,13 +81,13 @@ async def check(body: CallbackIn, account: CurrentAccount, session: DB) -> dict:
     return {"status": True, "message": msg.connected(NETWORK_NAMES[row.network]), "data": _connection(row)}
 
 
-@router.post("/oauth/xert")
+@router.post("/oauth/xert", responses=documented(400, 401, 403, 413, 503))
 async def link_xert(body: XertIn, account: CurrentAccount, session: DB) -> dict:
     row = await connections.link_xert(session, account, body.username, body.password)
     return {"status": True, "message": msg.connected(NETWORK_NAMES["xert"]), "data": _connection(row)}
 
 
-@router.post("/auth/remove_connection")
+@router.post("/auth/remove_connection", responses=documented(400, 401, 403, 413, 503))
 def remove_connection(body: RemoveIn, account: CurrentAccount, session: DB) -> dict:
     connections.remove_connection(session, account, body.account)
     network = body.account.strip().lower()

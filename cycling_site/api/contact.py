@@ -4,6 +4,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from cycling_site.api.deps import DB
+from cycling_site.api.errors import documented
 from cycling_site.messages import contact as msg
 from cycling_site.services import contact
 from cycling_site.services.contact import ContactForm
@@ -30,7 +31,7 @@ def _client_address(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
-@router.post("/contact")
+@router.post("/contact", responses=documented(400, 403, 413, 429, 503))
 def send_contact_message(body: ContactIn, request: Request, session: DB) -> dict:
     """Stores the message and e-mails it to support; 400 with errors per field on bad input."""
     form = ContactForm(name=body.name, phone=body.phone or "", email=body.email, message=body.message)
@@ -38,7 +39,7 @@ def send_contact_message(body: ContactIn, request: Request, session: DB) -> dict
     return {"status": True, "message": msg.SENT}
 
 
-@router.post("/subscribe")
+@router.post("/subscribe", responses=documented(400, 403, 413, 429, 503))
 def subscribe(body: SubscribeIn, request: Request, session: DB) -> dict:
     """Answers the same for a new and an already subscribed address."""
     contact.subscribe(session, body.email, _client_address(request))

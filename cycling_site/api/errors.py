@@ -1,14 +1,69 @@
-"""Every error answers JSON in one shape: status false, a message, and errors per field."""
+"""Every error answers JSON in one shape: status false, a message, and errors per field.
+
+`documented(...)` puts the error answers an operation can give in its OpenAPI `responses`, all with that one
+shape; FastAPI's default 422 is never documented, since validation errors answer 400 here.
+"""
+
+import logging
+from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DataError
+from pydantic import BaseModel, Field
+from pydantic.json_schema import SkipJsonSchema
+from sqlalchemy.exc import DataError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cycling_site.messages import site as site_msg
-from cycling_site.services.codes import CodeError
+from cycling_site.services.codes import CodeError, CodeLimit
 from cycling_site.services.validation import FormErrors, TooManyAttempts
+
+RETRY_AFTER_SECONDS = 2
+# SQLite's busy and locked table errors; PostgreSQL's lock timeout, statement timeout and deadlock.
+BUSY_TEXTS = ("database is locked", "database table is locked")
+BUSY_SQLSTATES = frozenset({"55P03", "57014", "40P01"})
+
+_log = logging.getLogger(__name__)
+
+
+class ErrorBody(BaseModel):
+    """The one shape of every error answer."""
+
+    status: Literal[False]
+    message: str = Field(description="What went wrong, to show the caller")
+    errors: dict[str, list[str]] | SkipJsonSchema[None] = Field(
+        default=None,
+        description="Messages per field of the request; absent when the error is not about a field",
+    )
+
+
+_RETRY_AFTER_HEADER = {
+    "Retry-After": {"description": "Seconds to wait before trying again", "schema": {"type": "integer"}}
+}
+ERROR_ANSWERS: dict[int, dict[str, Any]] = {
+    400: {"description": "Bad input: a malformed request, or values the rules refuse (messages per field)"},
+    401: {
+        "description": "No valid session: the bearer token or session cookie is missing, expired or revoked",
+        "headers": {
+            "WWW-Authenticate": {"description": "The scheme to sign in with", "schema": {"type": "string"}}
+        },
+    },
+    403: {"description": "Refused: a state-changing request sent by a page of another website"},
+    404: {"description": "Not found"},
+    413: {"description": "The request body is larger than the site accepts"},
+    429: {"description": "Too many attempts or messages: try again later"},
+    503: {
+        "description": "The database is busy: try again after Retry-After seconds",
+        "headers": _RETRY_AFTER_HEADER,
+    },
+}
+
+
+def documented(*status_codes: int) -> dict[int | str, dict[str, Any]]:
+    """The `responses=` of an operation: each error status it can answer, with the error shape."""
+    return {code: {"model": ErrorBody, **ERROR_ANSWERS[code]} for code in status_codes}
 
 
 def error_response(status_code: int, message: str, errors: dict[str, str] | None = None) -> JSONResponse:
@@ -31,7 +86,9 @@ async def _validation_error(_request: Request, exc: RequestValidationError) -> J
 
 
 async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-    return error_response(exc.status_code, str(exc.detail))
+    response = error_response(exc.status_code, str(exc.detail))
+    response.headers.update(exc.headers or {})
+    return response
 
 
 async def _form_errors(_request: Request, exc: FormErrors) -> JSONResponse:
@@ -44,13 +101,60 @@ async def _bad_data(_request: Request, _exc: DataError) -> JSONResponse:
     return error_response(400, site_msg.BAD_REQUEST)
 
 
+def database_busy(exc: Exception) -> bool:
+    """A lock or a timeout that passes by itself, so the caller may simply try again."""
+    if isinstance(exc, PoolTimeout):
+        return True
+    original = exc.orig if isinstance(exc, OperationalError) else None
+    if original is None:
+        return False
+    text = str(original).lower()
+    return getattr(original, "sqlstate", None) in BUSY_SQLSTATES or any(busy in text for busy in BUSY_TEXTS)
+
+
+async def _database_error(request: Request, exc: Exception) -> JSONResponse:
+    if database_busy(exc):
+        response = error_response(503, site_msg.DATABASE_BUSY)
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+    _log.error("Database error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(500, site_msg.SERVER_ERROR)
+
+
+async def _server_error(_request: Request, _exc: Exception) -> JSONResponse:
+    """Anything unexpected still answers JSON, never a plain-text page (Starlette logs the exception)."""
+    return error_response(500, site_msg.SERVER_ERROR)
+
+
 async def _code_error(_request: Request, exc: CodeError) -> JSONResponse:
-    return error_response(400, str(exc))
+    return error_response(429 if isinstance(exc, CodeLimit) else 400, str(exc))
+
+
+def _without_default_422(api: FastAPI) -> None:
+    """FastAPI documents a 422 on every operation with parameters; here validation errors answer 400."""
+    generate = api.openapi
+
+    def openapi() -> dict[str, Any]:
+        if api.openapi_schema is None:
+            schema = generate()
+            for operations in schema.get("paths", {}).values():
+                for operation in operations.values():
+                    operation.get("responses", {}).pop("422", None)
+            schemas = schema.get("components", {}).get("schemas", {})
+            for name in ("HTTPValidationError", "ValidationError"):
+                schemas.pop(name, None)
+        return api.openapi_schema
+
+    api.openapi = openapi  # type: ignore[method-assign]
 
 
 def install_error_handlers(api: FastAPI) -> None:
     api.add_exception_handler(CodeError, _code_error)
     api.add_exception_handler(DataError, _bad_data)
+    api.add_exception_handler(OperationalError, _database_error)
+    api.add_exception_handler(PoolTimeout, _database_error)
+    api.add_exception_handler(Exception, _server_error)
     api.add_exception_handler(RequestValidationError, _validation_error)
     api.add_exception_handler(StarletteHTTPException, _http_error)
     api.add_exception_handler(FormErrors, _form_errors)
+    _without_default_422(api)

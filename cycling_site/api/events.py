@@ -1,24 +1,15 @@
 """Events for visitors and riders (spec 2 section 7): upcoming, all, and one with the rider's status."""
 
-from typing import Annotated
+from fastapi import APIRouter, HTTPException
 
-from fastapi import APIRouter, Depends, HTTPException, Request
-
-from cycling_site.api.deps import DB, request_token
+from cycling_site.api.deps import DB, OPTIONAL_SESSION, MaybeAccount
+from cycling_site.api.errors import documented
 from cycling_site.models import Account
 from cycling_site.models.common import utcnow
-from cycling_site.services import events, tokens
+from cycling_site.services import events
 
+# Events are public; a valid session adds the rider's own status.
 router = APIRouter(prefix="/events", tags=["events"])
-
-
-def optional_account(request: Request, session: DB) -> Account | None:
-    """Events are public; a valid session adds the rider's own status."""
-    token = request_token(request)
-    return tokens.check_session(session, token).account if token else None
-
-
-MaybeAccount = Annotated[Account | None, Depends(optional_account)]
 
 
 def _row(event, account: Account | None, registration, now) -> dict:
@@ -37,7 +28,7 @@ def _with_status(session, account: Account | None, found: list) -> list[dict]:
     return [_row(event, account, registrations.get(event.id), now) for event in found]
 
 
-@router.get("/upcoming")
+@router.get("/upcoming", openapi_extra=OPTIONAL_SESSION, responses=documented(503))
 def upcoming(session: DB, account: MaybeAccount) -> dict:
     groups = events.upcoming(session)
     return {
@@ -46,14 +37,14 @@ def upcoming(session: DB, account: MaybeAccount) -> dict:
     }
 
 
-@router.get("")
+@router.get("", openapi_extra=OPTIONAL_SESSION, responses=documented(503))
 def all_events(session: DB, account: MaybeAccount) -> dict:
     groups = events.upcoming(session)
     found = [*groups["featured"], *groups["all"], *events.past(session)]
     return {"status": True, "data": _with_status(session, account, found)}
 
 
-@router.get("/{event_id}")
+@router.get("/{event_id}", openapi_extra=OPTIONAL_SESSION, responses=documented(404, 503))
 def event_detail(event_id: str, session: DB, account: MaybeAccount) -> dict:
     """Spec 2 "Event response": event, user and is_registered."""
     try:

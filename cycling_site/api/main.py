@@ -7,6 +7,7 @@ from fastapi_offline import FastAPIOffline
 
 from cycling_site.api import (
     auth,
+    browser_session,
     connections,
     contact,
     events,
@@ -17,6 +18,7 @@ from cycling_site.api import (
     verification,
 )
 from cycling_site.api.errors import install_error_handlers
+from cycling_site.api.methods import ApiMethods
 from cycling_site.settings import settings
 
 API_PREFIX = "/api"
@@ -31,7 +33,9 @@ api = FastAPIOffline(
     favicon_url="/favicon.svg",
 )
 install_error_handlers(api)
+api.add_middleware(ApiMethods, router=api.router, prefix=API_PREFIX)
 api.include_router(auth.router, prefix=API_PREFIX)
+api.include_router(browser_session.router, prefix=API_PREFIX)
 api.include_router(human_check.router, prefix=API_PREFIX)
 api.include_router(verification.router, prefix=API_PREFIX)
 api.include_router(connections.router, prefix=API_PREFIX)

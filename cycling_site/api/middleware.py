@@ -1,82 +1,205 @@
-"""ASGI middleware around the whole site: frame and sniffing headers, unknown pages sent to /, and a
-cap on the declared size of request bodies, so an oversized upload is refused before it is read."""
+"""ASGI middleware around the whole site: security headers (with a script policy for the site's pages),
+unknown pages sent to /, state-changing requests from other sites refused, and a cap on request bodies,
+declared or streamed, so an oversized upload is never read in full."""
 
+import base64
+import hashlib
 import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cycling_site.clients.activity import EMBEDDED_PREFIX as ACTIVITY_PREFIX
 from cycling_site.clients.results import EMBEDDED_PREFIX as RESULTS_PREFIX
 from cycling_site.messages import site as msg
+from cycling_site.settings import PROJECT_ROOT, settings
 
 # Above every upload limit of the spec (8 MB proofs, 5 files of 5 MB, 10 import proofs); each form
 # still checks its own, smaller limit.
 MAX_REQUEST_BYTES = 64 * 1024 * 1024
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# The production build of the frontend that Reflex serves; its inline scripts are allowed by their hashes.
+BUILD_DIR = PROJECT_ROOT / ".web" / "build" / "client"
 
-SECURITY_HEADERS = [
-    (b"x-frame-options", b"DENY"),
-    (b"content-security-policy", b"frame-ancestors 'none'"),
+BASE_POLICY = "object-src 'none'; base-uri 'self'"
+# Reflex runs call-script events through eval(); the ALTCHA widget solves in a worker made from a blob.
+PAGE_SCRIPT_POLICY = "script-src 'self' 'unsafe-eval' {hashes}; worker-src 'self' blob:"
+COMMON_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"strict-origin-when-cross-origin"),
 ]
-# The embedded results service is shown in a frame on the results page: our own pages may frame it.
-SAME_ORIGIN_FRAME_HEADERS = [
-    (b"x-frame-options", b"SAMEORIGIN"),
-    (b"content-security-policy", b"frame-ancestors 'self'"),
-    *SECURITY_HEADERS[2:],
-]
+HSTS = (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
+# The API and the embedded services (Swagger UI, the results pages) keep their own scripts: they get the
+# policy without the page's script list.
+SERVICE_PREFIXES = ("/api", ACTIVITY_PREFIX, RESULTS_PREFIX)
+
+_INLINE_SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL)
+_SRC_ATTRIBUTE = re.compile(rb"\ssrc\s*=", re.IGNORECASE)
+_built_script_hashes: list[str] | None = None
 
 
-def _security_headers(scope: Scope) -> list[tuple[bytes, bytes]]:
-    path = scope["path"]
-    if path == RESULTS_PREFIX or path.startswith(RESULTS_PREFIX + "/"):
-        return SAME_ORIGIN_FRAME_HEADERS
-    return SECURITY_HEADERS
+def script_hash(source: bytes) -> str:
+    """A CSP source for one inline script, hashed as the browser reads it (line ends made \\n)."""
+    normalized = source.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return f"'sha256-{base64.b64encode(hashlib.sha256(normalized).digest()).decode()}'"
+
+
+def inline_script_hashes(build_dir: Path) -> list[str]:
+    """The hash of every inline script of the built pages."""
+    found = set()
+    for page in build_dir.rglob("*.html"):
+        for attributes, source in _INLINE_SCRIPT.findall(page.read_bytes()):
+            if not _SRC_ATTRIBUTE.search(attributes):
+                found.add(script_hash(source))
+    return sorted(found)
+
+
+def _built_hashes() -> list[str] | None:
+    """The build's script hashes, read once at first use; None (and asked again later) while no build is
+    there, as in unit tests or before `reflex run --env prod` has built the frontend."""
+    global _built_script_hashes
+    if _built_script_hashes is None and BUILD_DIR.is_dir():
+        try:
+            _built_script_hashes = inline_script_hashes(BUILD_DIR)
+        except OSError:
+            return None
+    return _built_script_hashes
+
+
+def _under(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith(prefix + "/")
+
+
+def _header(scope: Scope, name: bytes) -> str:
+    return dict(scope.get("headers", [])).get(name, b"").decode("latin-1")
+
+
+def _json_refusal(status_code: int, message: str, headers: list[tuple[bytes, bytes]]) -> list[Message]:
+    body = json.dumps({"status": False, "message": message}).encode()
+    start_headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        *headers,
+    ]
+    return [
+        {"type": "http.response.start", "status": status_code, "headers": start_headers},
+        {"type": "http.response.body", "body": body},
+    ]
 
 
 def _wants_page(scope: Scope) -> bool:
-    if scope["method"] != "GET" or scope["path"] == "/api" or scope["path"].startswith("/api/"):
+    if scope["method"] != "GET" or _under(scope["path"], "/api"):
         return False
-    accept = dict(scope.get("headers", [])).get(b"accept", b"")
-    return b"text/html" in accept
-
-
-async def _refuse_too_large(send: Send) -> None:
-    body = json.dumps({"status": False, "message": msg.REQUEST_TOO_LARGE}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": 413, "headers": [*headers, *SECURITY_HEADERS]})
-    await send({"type": "http.response.body", "body": body})
+    return "text/html" in _header(scope, b"accept")
 
 
 class SiteMiddleware:
     """Adds the security headers; a browser asking for a page that does not exist is redirected to /."""
 
-    def __init__(self, app: ASGIApp):
+    def __init__(
+        self,
+        app: ASGIApp,
+        inline_scripts: Iterable[str] = (),
+        max_request_bytes: int = MAX_REQUEST_BYTES,
+    ):
+        """`inline_scripts`: scripts the pages add at run time (head components), hashed like the build's."""
         self.app = app
+        self.runtime_hashes = [script_hash(source.encode()) for source in inline_scripts]
+        self.max_request_bytes = max_request_bytes
+        self.allowed_origins = frozenset(settings.allowed_origins)
+        self.site_is_https = settings.site_url.startswith("https://")
+
+    def security_headers(self, scope: Scope) -> list[tuple[bytes, bytes]]:
+        path = scope["path"]
+        framing = "frame-ancestors 'self'" if _under(path, RESULTS_PREFIX) else "frame-ancestors 'none'"
+        policy = [BASE_POLICY, framing]
+        hashes = _built_hashes()
+        if hashes is not None and not any(_under(path, prefix) for prefix in SERVICE_PREFIXES):
+            policy.insert(0, PAGE_SCRIPT_POLICY.format(hashes=" ".join([*hashes, *self.runtime_hashes])))
+        headers = [
+            (b"x-frame-options", b"SAMEORIGIN" if _under(path, RESULTS_PREFIX) else b"DENY"),
+            (b"content-security-policy", "; ".join(policy).encode()),
+            *COMMON_HEADERS,
+        ]
+        if self.site_is_https or scope.get("scheme") == "https":
+            headers.append(HSTS)
+        return headers
+
+    def from_another_site(self, scope: Scope) -> bool:
+        """A state-changing request a page of another site made the browser send (a cross-site form post,
+        say). Callers that send no Origin (the game client, curl, other servers) are not browsers' pages."""
+        if scope["method"] not in STATE_CHANGING:
+            return False
+        origin = _header(scope, b"origin")
+        if origin:
+            return origin not in self.allowed_origins
+        return _header(scope, b"sec-fetch-site") == "cross-site"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope.get("headers", [])).get(b"content-length", b"0")
-        if declared.isdigit() and int(declared) > MAX_REQUEST_BYTES:
-            await _refuse_too_large(send)
+        security_headers = self.security_headers(scope)
+        if self.from_another_site(scope):
+            for message in _json_refusal(403, msg.CROSS_SITE_REFUSED, security_headers):
+                await send(message)
+            return
+        declared = _header(scope, b"content-length")
+        if declared.isdigit() and int(declared) > self.max_request_bytes:
+            for message in _json_refusal(413, msg.REQUEST_TOO_LARGE, security_headers):
+                await send(message)
             return
         redirect_missing = _wants_page(scope)
-        security_headers = _security_headers(scope)
+        received = 0
+        too_large = False
+        started = finished = False
         swallowing = False
 
+        async def capped_receive() -> Message:
+            """Hands the body on until it passes the cap (a chunked body declares no length); from then
+            on the app hears that the client left, and the answer becomes a 413."""
+            nonlocal received, too_large
+            if too_large:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_request_bytes:
+                    too_large = True
+                    return {"type": "http.disconnect"}
+            return message
+
         async def send_wrapper(message: Message) -> None:
-            nonlocal swallowing
+            nonlocal swallowing, started, finished
+            if too_large:
+                return
             if message["type"] == "http.response.start":
                 if redirect_missing and message["status"] == 404:
                     swallowing = True
-                    headers = [(b"location", b"/"), (b"content-length", b"0"), *SECURITY_HEADERS]
-                    await send({"type": "http.response.start", "status": 307, "headers": headers})
+                    headers = [(b"location", b"/"), (b"content-length", b"0"), *security_headers]
+                    message = {"type": "http.response.start", "status": 307, "headers": headers}
+                    await send(message)
                     await send({"type": "http.response.body", "body": b""})
+                    started = finished = True
                     return
                 message["headers"] = [*message.get("headers", []), *security_headers]
+                started = True
             elif swallowing:
                 return
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                finished = True
             await send(message)
 
-        await self.app(scope, receive, send_wrapper)
+        try:
+            await self.app(scope, capped_receive, send_wrapper)
+        except Exception:
+            if not too_large:
+                raise
+        if too_large and not started:
+            for message in _json_refusal(413, msg.REQUEST_TOO_LARGE, security_headers):
+                await send(message)
+        elif too_large and not finished:
+            # The app answered before it read the whole body: end that answer here, cut short.
+            await send({"type": "http.response.body", "body": b""})

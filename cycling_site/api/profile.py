@@ -4,7 +4,8 @@ from fastapi import APIRouter, HTTPException, Request, UploadFile
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, Field
 
-from cycling_site.api.deps import DB, CurrentAccount, request_token
+from cycling_site.api.deps import DB, CurrentAccount, SentToken
+from cycling_site.api.errors import documented
 from cycling_site.messages import accounts as msg
 from cycling_site.messages import site as site_msg
 from cycling_site.services import accounts, profile
@@ -41,7 +42,7 @@ def _client_address(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
-@router.put("/profile")
+@router.put("/profile", responses=documented(400, 401, 403, 413, 503))
 def update_profile(body: ProfileIn, account: CurrentAccount, session: DB) -> dict:
     form = profile.ProfileForm(
         firstname=body.firstname,
@@ -57,7 +58,7 @@ def update_profile(body: ProfileIn, account: CurrentAccount, session: DB) -> dic
     return {"status": True, "message": msg.PROFILE_UPDATED, "data": accounts.profile(updated)}
 
 
-@router.post("/avatar")
+@router.post("/avatar", responses=documented(400, 401, 403, 413, 503))
 async def upload_avatar(account: CurrentAccount, session: DB, avatar: UploadFile | None = None) -> dict:
     """Multipart field `avatar`; checked by content, never by its name or declared type."""
     data = await avatar.read(profile.AVATAR_MAX_BYTES + 1) if avatar else b""
@@ -65,13 +66,23 @@ async def upload_avatar(account: CurrentAccount, session: DB, avatar: UploadFile
     return {"status": True, "message": msg.AVATAR_UPDATED, "data": accounts.profile(updated)}
 
 
-@router.delete("/avatar")
+@router.delete("/avatar", responses=documented(400, 401, 403, 413, 503))
 def remove_avatar(account: CurrentAccount, session: DB) -> dict:
     updated = profile.remove_avatar(session, account)
     return {"status": True, "message": msg.AVATAR_REMOVED, "data": accounts.profile(updated)}
 
 
-@router.get("/avatar/{name}", response_class=FileResponse)
+@router.get(
+    "/avatar/{name}",
+    response_class=FileResponse,
+    responses={
+        200: {
+            "description": "The avatar",
+            "content": {"image/webp": {"schema": {"type": "string", "format": "binary"}}},
+        },
+        **documented(401, 404, 503),
+    },
+)
 def avatar(name: str, account: CurrentAccount, session: DB) -> FileResponse:
     """Only to the avatar's owner and race control; anyone else gets the same 404 as for a missing file."""
     path = profile.avatar_file(session, account, name)
@@ -80,7 +91,7 @@ def avatar(name: str, account: CurrentAccount, session: DB) -> FileResponse:
     return FileResponse(path, media_type="image/webp", headers={"Cache-Control": "private, max-age=86400"})
 
 
-@router.post("/change_password")
+@router.post("/change_password", responses=documented(400, 401, 403, 413, 429, 503))
 def change_password(body: ChangePasswordIn, request: Request, account: CurrentAccount, session: DB) -> dict:
     """On success every session of the account ends, this one too: the rider signs in again."""
     profile.change_password(
@@ -94,15 +105,15 @@ def change_password(body: ChangePasswordIn, request: Request, account: CurrentAc
     return {"status": True, "message": msg.PASSWORD_CHANGED}
 
 
-@router.post("/delete-account")
-def delete_account(request: Request, account: CurrentAccount, session: DB) -> dict:
+@router.post("/delete-account", responses=documented(401, 403, 413, 503))
+def delete_account(account: CurrentAccount, token: SentToken, session: DB) -> dict:
     """E-mails the confirmation link (to the parent for kid accounts) and ends this session."""
-    recipient = profile.request_deletion(session, account, request_token(request))
+    recipient = profile.request_deletion(session, account, token)
     message = msg.DELETE_EMAIL_SENT if recipient == account.email else msg.DELETE_EMAIL_SENT_KID
     return {"status": True, "message": message}
 
 
-@router.get("/verify-delete-user/{code}", response_model=None)
+@router.get("/verify-delete-user/{code}", response_model=None, responses=documented(400, 503))
 def verify_delete_user(code: str, session: DB) -> dict | JSONResponse:
     try:
         profile.confirm_deletion(session, code)

@@ -1,14 +1,16 @@
 """Registering for an event (spec 2 section 7): the wizard's data, the phone code, the one multipart
 submit, and short-lived links to the rider's own files."""
 
-from typing import Annotated
+from dataclasses import fields
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 from starlette.datastructures import UploadFile as StarletteUpload
 
-from cycling_site.api.deps import DB, CurrentAccount
+from cycling_site.api.deps import DB, CurrentAccount, MaybeAccount
+from cycling_site.api.errors import documented
 from cycling_site.messages import registration as msg
 from cycling_site.models.common import utcnow
 from cycling_site.services import events, phone_otp, registrations, rider_files
@@ -42,7 +44,27 @@ class FileDownloadIn(BaseModel):
     key: Text = ""
 
 
-@router.post("/event_application")
+def _registration_form() -> dict[str, Any]:
+    """The OpenAPI of the one multipart submit: eventId and the fields of every step (as
+    registrations.Application has them); each file field takes an upload or the key of a file on record."""
+    properties: dict[str, Any] = {"eventId": {"type": "string", "description": "The event's id"}}
+    for field in fields(registrations.Application):
+        if field.name in rider_files.KINDS:
+            schema = {
+                "type": "string",
+                "format": "binary",
+                "description": "The file, or the key of a file on record",
+            }
+        elif field.type is bool:
+            schema = {"type": "boolean"}
+        else:
+            schema = {"type": "string"}
+        properties[field.name] = schema
+    form = {"type": "object", "properties": properties, "required": ["eventId"]}
+    return {"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": form}}}}
+
+
+@router.post("/event_application", responses=documented(400, 401, 403, 404, 413, 503))
 def event_application(body: EventIn, account: CurrentAccount, session: DB) -> dict:
     """What the wizard needs: the event, its steps, the rider's state on it and the data to fill in."""
     event = _event(session, body.event_id)
@@ -66,22 +88,25 @@ def event_application(body: EventIn, account: CurrentAccount, session: DB) -> di
     }
 
 
-@router.post("/otp/send")
-def send_otp(body: OtpSendIn, account: CurrentAccount, session: DB) -> dict:
+@router.post("/otp/send", responses=documented(400, 401, 403, 404, 413, 429, 503))
+def send_otp(body: OtpSendIn, request: Request, account: CurrentAccount, session: DB) -> dict:
     event = _event(session, body.event_id)
     phone = phone_otp.check_phone(event, body.code, body.phone)
-    key = phone_otp.send_code(session, account, event, phone, body.type)
+    address = request.client.host if request.client else ""
+    key = phone_otp.send_code(session, account, event, phone, body.type, address)
     return {"status": True, "message": msg.OTP_SENT.format(phone=phone.full), "data": {"key": key}}
 
 
-@router.post("/otp/verify")
+@router.post("/otp/verify", responses=documented(400, 401, 403, 413, 503))
 def verify_otp(body: OtpVerifyIn, account: CurrentAccount, session: DB) -> dict:
     """`phone` is the dial code and number together, as the code was sent."""
     phone_otp.verify_code(session, account, body.key, body.phone, body.otp)
     return {"status": True, "message": msg.OTP_VERIFIED, "data": {"verified": True}}
 
 
-@router.post("/registration")
+@router.post(
+    "/registration", openapi_extra=_registration_form(), responses=documented(400, 401, 403, 404, 413, 503)
+)
 async def registration(request: Request, account: CurrentAccount, session: DB) -> dict:
     """One multipart form: eventId, the fields of every step, and each file either uploaded (proof, front,
     back, device_video) or given by the key of a file on record. Bad input stores nothing."""
@@ -129,23 +154,39 @@ async def registration(request: Request, account: CurrentAccount, session: DB) -
     }
 
 
-@router.post("/file_download")
+@router.post("/file_download", responses=documented(400, 401, 403, 413, 503))
 def file_download(body: FileDownloadIn, account: CurrentAccount, session: DB) -> dict:
     """A link to one of the rider's files (any file, for race control), good for a few minutes."""
     return {"status": True, "data": {"url": rider_files.download_url(session, account, body.key)}}
 
 
-@router.get("/files/{token}", response_class=FileResponse)
-def rider_file(token: str, session: DB) -> FileResponse:
-    found = rider_files.open_link(session, token)
+@router.get(
+    "/files/{token}",
+    response_class=FileResponse,
+    responses={
+        200: {
+            "description": "The file, as a download, in its own type",
+            "content": {content_type: {} for content_type in rider_files.EXTENSIONS},
+        },
+        **documented(404, 503),
+    },
+)
+def rider_file(token: str, viewer: MaybeAccount, session: DB) -> FileResponse:
+    """Served only to the session the link was made for, as a download that no browser runs as a page; any
+    other caller, signed in or not, gets the same 404 as for an expired link."""
+    found = rider_files.open_link(session, token, viewer)
     if found is None:
         raise HTTPException(status_code=404, detail=msg.LINK_EXPIRED)
     row, path = found
     return FileResponse(
         path,
         media_type=row.content_type,
-        filename=row.name,
-        headers={"Cache-Control": "private, no-store"},
+        filename=rider_files.served_name(row),
+        headers={
+            "Cache-Control": "private, no-store",
+            "X-Content-Type-Options": "nosniff",
+            "Content-Security-Policy": "sandbox",
+        },
     )
 
 

@@ -1,9 +1,12 @@
 """E-mail verification, parental consent and passwords (spec 2 section 7, "../api/auth/...")."""
 
+from typing import Annotated
+
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from cycling_site.api.deps import DB
+from cycling_site.api.errors import documented
 from cycling_site.messages import accounts as msg
 from cycling_site.services import parental_consent, passwords, verification
 
@@ -30,14 +33,20 @@ class EmailIn(BaseModel):
     email: str = Field(max_length=SHORT)
 
 
+ConsentHandle = Annotated[
+    str,
+    Field(max_length=SHORT, description="The short-lived handle the kid's sign-up or sign-in answered"),
+]
+
+
 class ConsentIn(BaseModel):
     parentEmail: str = Field(max_length=SHORT)
-    childUserId: str = Field(max_length=SHORT)
+    childUserId: ConsentHandle
     userAge: int | None = None
 
 
 class ChildIn(BaseModel):
-    childUserId: str = Field(max_length=SHORT)
+    childUserId: ConsentHandle
 
 
 class DecisionIn(BaseModel):
@@ -51,74 +60,74 @@ class ResetIn(BaseModel):
     code: str = Field(max_length=SHORT)
 
 
-@router.post("/verify-user")
+@router.post("/verify-user", responses=documented(400, 403, 413, 503))
 def verify_user(body: CodeIn, session: DB) -> dict:
     verification.verify_link(session, body.code)
     return {"status": True, "message": msg.EMAIL_VERIFIED, "data": {"verified": True}}
 
 
-@router.post("/verify-user-resend")
+@router.post("/verify-user-resend", responses=documented(400, 403, 413, 429, 503))
 def verify_user_resend(body: CodeIn, session: DB) -> dict:
     verification.resend_for_link(session, body.code)
     return {"status": True, "message": msg.VERIFICATION_SENT}
 
 
-@router.post("/verify")
+@router.post("/verify", responses=documented(400, 403, 413, 503))
 def verify_otp(body: OtpIn, session: DB) -> dict:
     verification.verify_otp(session, body.key, body.otp)
     return {"status": True, "message": msg.EMAIL_VERIFIED, "data": {"verified": True}}
 
 
-@router.post("/key/new")
+@router.post("/key/new", responses=documented(400, 403, 413, 429, 503))
 def new_key(body: KeyIn, session: DB) -> dict:
     """Sends a fresh code; the answer's key replaces the stored one."""
     key = verification.resend_for_key(session, body.key)
     return {"status": True, "message": msg.VERIFICATION_SENT, "data": {"key": key}}
 
 
-@router.post("/verify_email")
+@router.post("/verify_email", responses=documented(400, 403, 413, 503))
 def resend_verification(body: EmailIn, session: DB) -> dict:
     verification.resend_for_email(session, body.email)
     return {"status": True, "message": msg.RESEND_NEUTRAL}
 
 
-@router.post("/parental-consent")
+@router.post("/parental-consent", responses=documented(400, 403, 413, 429, 503))
 def parental_consent_request(body: ConsentIn, session: DB) -> dict:
     parental_consent.request_consent(session, body.childUserId, body.parentEmail)
     return {"status": True, "message": msg.CONSENT_SENT}
 
 
-@router.post("/resend-parental-consent")
+@router.post("/resend-parental-consent", responses=documented(400, 403, 413, 429, 503))
 def parental_consent_resend(body: ConsentIn, session: DB) -> dict:
     parental_consent.request_consent(session, body.childUserId, body.parentEmail)
     return {"status": True, "message": msg.CONSENT_SENT}
 
 
-@router.post("/check-parental-approval")
+@router.post("/check-parental-approval", responses=documented(400, 403, 413, 503))
 def check_parental_approval(body: ChildIn, session: DB) -> dict:
     return {"status": True, "data": {"approved": parental_consent.is_approved(session, body.childUserId)}}
 
 
-@router.get("/parental-approval/{code}")
+@router.get("/parental-approval/{code}", responses=documented(400, 503))
 def parental_approval_review(code: str, session: DB) -> dict:
     request = parental_consent.review(session, code)
     data = {"childName": request.child_name, "childAge": request.child_age, "childEmail": request.child_email}
     return {"status": True, "data": data}
 
 
-@router.post("/parental-approval")
+@router.post("/parental-approval", responses=documented(400, 403, 413, 503))
 def parental_approval_decide(body: DecisionIn, session: DB) -> dict:
     parental_consent.decide(session, body.code, body.approve)
     return {"status": True, "message": msg.CONSENT_APPROVED if body.approve else msg.CONSENT_DECLINED}
 
 
-@router.post("/forget_password")
+@router.post("/forget_password", responses=documented(400, 403, 413, 429, 503))
 def forget_password(body: EmailIn, session: DB) -> dict:
     passwords.request_reset(session, body.email)
     return {"status": True, "message": msg.RESET_SENT}
 
 
-@router.post("/reset_password")
+@router.post("/reset_password", responses=documented(400, 403, 413, 503))
 def reset_password(body: ResetIn, session: DB) -> dict:
     passwords.reset(session, body.code, body.password, body.repeatPassword)
     return {"status": True, "message": msg.PASSWORD_RESET_DONE}

@@ -5,11 +5,13 @@ Served under /activity-service.
 It stands in for the outside service the site calls through `clients/activity.py`, over the same wire
 contract: every request carries its payload (the rider's uuid and the call's fields) AES-256-GCM encrypted
 with the shared key, in the JSON body of a POST or the X-Payload header of a GET. The game client uploads
-rides with the service key (Authorization: Bearer ACTIVITY_INGEST_KEY).
+rides with the service key (Authorization: Bearer ACTIVITY_INGEST_KEY), for riders the site knows: the site
+gives `install` the lookup, so the service needs nothing of the site's accounts.
 """
 
 import json
 import secrets
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, FastAPI, File, Form, Header, HTTPException, Request, UploadFile
@@ -29,6 +31,7 @@ PREFIX = activity_client.EMBEDDED_PREFIX
 NOT_AUTHORISED = "A valid service key is required."
 NO_FILE = "Choose a FIT file to upload."
 NOT_JSON = "The payload must be JSON."
+UNKNOWN_RIDER = "No rider has this uuid."
 
 router = APIRouter(prefix=PREFIX, include_in_schema=False)
 
@@ -168,6 +171,7 @@ def _check_service_key(authorization: str) -> None:
 
 @router.post("/v2/rider/activities/upload")
 async def upload_activity(
+    request: Request,
     session: DB,
     uuid: Annotated[str, Form()],
     ftp: Annotated[float, Form()],
@@ -180,6 +184,9 @@ async def upload_activity(
 ) -> JSONResponse:
     """The game client's (and the site's) ride upload: one FIT file, checked, measured and stored."""
     _check_service_key(authorization)
+    rider_exists: Callable[[str], bool] = request.app.state.rider_exists
+    if not await run_in_threadpool(rider_exists, uuid):
+        raise HTTPException(status_code=404, detail=UNKNOWN_RIDER)
     if file is None:
         raise HTTPException(status_code=400, detail=NO_FILE)
     data = await file.read(activities.MAX_FIT_BYTES + 1)
@@ -191,9 +198,12 @@ async def upload_activity(
     return _ok(activities.activity_row(ride))
 
 
-def install(app: FastAPI) -> None:
-    """Serves the activity service from `app` and lets the client reach it without leaving the process."""
+def install(app: FastAPI, rider_exists: Callable[[str], bool]) -> None:
+    """Serves the activity service from `app` and lets the client reach it without leaving the process.
+
+    `rider_exists(uuid)` tells whether a rider may own rides: uploads for anyone else are refused."""
     if not getattr(app.state, "activity_service", False):
         app.include_router(router)
         app.state.activity_service = True
+    app.state.rider_exists = rider_exists
     activity_client.serve_embedded_from(app)

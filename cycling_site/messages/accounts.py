@@ -60,6 +60,7 @@ RESEND_NEUTRAL = "If this account still needs verification, we have sent a new e
 OTP_REQUIRED = "Please enter the 6-digit code from your email."
 PARENT_EMAIL_IS_CHILD = "Please enter the email address of a parent or guardian, not your own."
 CONSENT_NOT_NEEDED = "This account does not need parental consent."
+CONSENT_REQUEST_EXPIRED = "This consent request has expired. Please sign in again to send it."
 CONSENT_WAIT = "An email was sent less than 5 minutes ago. Please wait before sending another."
 CONSENT_SENT = "We have sent an email to your parent or guardian."
 CONSENT_APPROVED = "Thank you! The account is approved and can now be used."

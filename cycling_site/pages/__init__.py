@@ -20,7 +20,8 @@ from cycling_site.pages import (
     tracks,
     verification,
 )
-from cycling_site.routes import ROUTES
+from cycling_site.routes import ROUTES, Route
+from cycling_site.settings import settings
 from cycling_site.state.activity_detail import ActivityDetailState
 from cycling_site.state.connections import OAuthCallbackState
 from cycling_site.state.contact import ContactState
@@ -70,8 +71,16 @@ BUILT = {
 }
 
 
+# Pages for trying the site out; production has none of them.
+DEMO_ONLY = {"dev-mailbox"}
+
+
+def served_routes() -> list[Route]:
+    return [route for route in ROUTES if settings.demo or route.name not in DEMO_ONLY]
+
+
 def register_pages(app: rx.App) -> None:
-    for route in ROUTES:
+    for route in served_routes():
         component, loads = BUILT.get(route.name, (None, []))
         app.add_page(
             component or site.coming_soon_page(route),

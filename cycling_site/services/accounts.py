@@ -8,14 +8,15 @@ from datetime import UTC, date, datetime
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, delete, select
+from sqlmodel import Session, col, delete, select
 
+from cycling_site.db import get_session
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, AccountCode, Connection, OAuthState, OutboxMessage
 from cycling_site.models.accounts import DEFAULT_COUNTRY_ID, DEFAULT_GENDER
 from cycling_site.services import human_check, rate_limit, tokens, verification
 from cycling_site.services.countries import is_country
-from cycling_site.services.validation import FormErrors, TooManyAttempts, normalize_email
+from cycling_site.services.validation import FormErrors, TooManyAttempts, has_nul, normalize_email
 
 MIN_AGE = 6
 ADULT_AGE = 18
@@ -24,6 +25,7 @@ HEIGHT_MIN, HEIGHT_MAX = 50, 250
 PASSWORD_MIN = 6
 PASSWORD_MAX = 128
 NAME_MAX = 50
+UUID_MAX = 36
 GENDERS = {0: "Male", 1: "Female"}
 # Letters, digits, underscore, hyphen, dot, space and Latin-range accented letters (spec 2 section 5).
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_\-. \u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F]+$")
@@ -288,8 +290,9 @@ def login(
         raise FormErrors(errors)
     if rate_limit.login_blocked(normalized, address):
         raise TooManyAttempts({"form": msg.LOGIN_RATE_LIMITED})
+    # Only attempts past the human check count: anyone can send a bad one, and counting it would let
+    # them lock any rider out.
     if not human_check.verify(session, human_check_payload):
-        rate_limit.record_failed_login(normalized, address)
         raise FormErrors({"token": msg.HUMAN_CHECK_REQUIRED})
 
     account = session.exec(select(Account).where(Account.email == normalized)).first()
@@ -305,6 +308,16 @@ def login(
         return LoginResult("consent", account, user_age=age_on(account.dob, today))
     issued = tokens.issue_session_token(account, remember)
     return LoginResult("token", account, issued.token, issued.expires_at)
+
+
+def rider_exists(rider_uuid: str) -> bool:
+    """Whether a rider (not deleted) has this uuid: the embedded activity service asks before it keeps a
+    ride, in a database session of its own."""
+    if not rider_uuid or len(rider_uuid) > UUID_MAX or has_nul(rider_uuid):
+        return False
+    query = select(Account.id).where(Account.uuid == rider_uuid, col(Account.deleted_at).is_(None))
+    with get_session() as session:
+        return session.exec(query).first() is not None
 
 
 def logout(session: Session, token: str) -> bool:

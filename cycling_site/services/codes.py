@@ -20,6 +20,10 @@ class CodeError(Exception):
     """The code cannot be used: its message says why."""
 
 
+class CodeLimit(CodeError):
+    """No new code now: the cap on codes sent to this address is reached (the API answers 429)."""
+
+
 @dataclass(frozen=True)
 class IssuedCode:
     code: str

@@ -8,7 +8,7 @@ from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, CodePurpose
 from cycling_site.services import codes, outbox, rate_limit
 from cycling_site.services.accounts import PASSWORD_MAX, PASSWORD_MIN, set_password
-from cycling_site.services.validation import FormErrors, normalize_email
+from cycling_site.services.validation import FormErrors, TooManyAttempts, normalize_email
 from cycling_site.settings import settings
 
 RESET_LIFETIME = timedelta(hours=1)
@@ -36,7 +36,7 @@ def request_reset(session: Session, email: str) -> None:
     if account is None or account.deleted_at is not None:
         raise FormErrors({"email": msg.INVALID_EMAIL_PROVIDED})
     if not rate_limit.allow_email("password-reset", account.email):
-        raise FormErrors({"email": msg.TOO_MANY_EMAILS})
+        raise TooManyAttempts({"email": msg.TOO_MANY_EMAILS})
     issued = codes.issue(session, account, CodePurpose.reset_password, RESET_LIFETIME, sent_to=account.email)
     outbox.queue_email(
         session,

@@ -16,7 +16,7 @@ from cycling_site.messages import registration as msg
 from cycling_site.models import Account, CodePurpose, OutboxMessage, PhoneVerification
 from cycling_site.models.events import Event
 from cycling_site.services import codes, rate_limit
-from cycling_site.services.validation import FormErrors, has_nul
+from cycling_site.services.validation import FormErrors, TooManyAttempts, has_nul
 
 OTP_TYPES = ("sms", "whatsapp")
 DEFAULT_DIAL_CODE = "971"
@@ -25,6 +25,11 @@ PHONE_MAX_DIGITS = 11
 OTP_MIN_LENGTH = 6
 CODE_LIFETIME = timedelta(minutes=10)
 VERIFIED_FOR = timedelta(hours=1)
+# Each code is a paid message: caps per number (no inbox flooded), per account and per client address (no
+# account, or crowd of accounts, pumping messages to number after number).
+CODES_PER_NUMBER = "5/hour"
+CODES_PER_ACCOUNT = "5/hour"
+CODES_PER_ADDRESS = "20/hour"
 
 
 @dataclass(frozen=True)
@@ -67,14 +72,32 @@ def check_phone(event: Event, dial_code: str, number: str) -> Phone:
     return Phone(dial_code, number)
 
 
-def send_code(session: Session, account: Account, event: Event, phone: Phone, channel: str) -> str:
-    """Queues a new code to the phone (earlier ones stop working) and answers the key to verify it with."""
+def _check_caps(account: Account, phone: Phone, address: str) -> None:
+    per_number = rate_limit.Cap(CODES_PER_NUMBER, ("phone-code-number", phone.full))
+    used_up = rate_limit.first_used_up(
+        [
+            per_number,
+            rate_limit.Cap(CODES_PER_ACCOUNT, ("phone-code-account", str(account.id))),
+            rate_limit.Cap(CODES_PER_ADDRESS, ("phone-code-address", address or "-")),
+        ]
+    )
+    if used_up == per_number:
+        raise TooManyAttempts({"phone": msg.OTP_TOO_MANY})
+    if used_up is not None:
+        raise TooManyAttempts({"phone": msg.OTP_SEND_LIMIT})
+
+
+def send_code(
+    session: Session, account: Account, event: Event, phone: Phone, channel: str, address: str
+) -> str:
+    """Queues a new code to the phone (earlier ones stop working) and answers the key to verify it with.
+
+    `address` is the client's IP address, as the caller's request gives it."""
     if channel not in OTP_TYPES:
         raise FormErrors({"type": msg.OTP_TYPE_INVALID})
     if not event.otp:
         raise FormErrors({"phone": msg.OTP_SEND_FIRST})
-    if not rate_limit.allow_email("event-otp", phone.full):
-        raise FormErrors({"phone": msg.OTP_TOO_MANY})
+    _check_caps(account, phone, address)
     issued = codes.issue(
         session, account, CodePurpose.verify_phone, CODE_LIFETIME, sent_to=phone.full, typed=True
     )

@@ -340,7 +340,7 @@ def decide(session: Session, registration_id: int, status: str) -> Registration:
 
 
 def _file_summary(row) -> dict | None:
-    return {"key": str(row.id), "name": row.name, "size": row.size} if row else None
+    return {"key": str(row.id), "name": rider_files.served_name(row), "size": row.size} if row else None
 
 
 def user_data(session: Session, account: Account) -> dict:

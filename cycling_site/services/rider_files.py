@@ -1,16 +1,20 @@
 """Files riders give with a registration (age proof, ID images, device video).
 
-They are checked by their content, never by name or declared type, stored outside the web root under a
-random name, and reach a browser only through a short-lived signed link made for their owner or race
-control. A file on record can be given again for another event.
+They are checked by their content, never by name or declared type (images must decode, and no file may
+carry page markup a browser could run), stored outside the web root under a random name, and reach a
+browser only through a short-lived signed link that serves only the session of the owner or race control
+it was made for. A file on record can be given again for another event.
 """
 
 import re
 import secrets
+import unicodedata
 from datetime import timedelta
+from io import BytesIO
 from pathlib import Path
 
 import filetype
+from PIL import Image, UnidentifiedImageError
 from sqlmodel import Session, col, select
 
 from cycling_site.messages import registration as msg
@@ -33,18 +37,38 @@ KINDS = {
     "back": DOCUMENT_TYPES,
     "device_video": VIDEO_TYPES,
 }
+EXTENSIONS = {**DOCUMENT_TYPES, **VIDEO_TYPES}
+IMAGE_FORMATS = {"image/jpeg": "JPEG", "image/png": "PNG"}
 VIEWERS = {Role.race_control, Role.admin}
 STORED_NAME = re.compile(r"^[0-9a-f]{32}\.[a-z0-9]{3,4}$")
-_UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f/\\]")
+NAME_MAX = 120
+# Characters Windows refuses in a file name (path separators are cut off before).
+_NAME_REFUSED = set('<>:"|?*')
+# Markup a browser would run if it ever took the file for a page (a polyglot): no accepted type needs it.
+_PAGE_MARKUP = re.compile(
+    rb"<(?:script|html|body|iframe|svg|object|embed)[\s/>]|<!doctype\s+html", re.IGNORECASE
+)
 
 
 class FileRefused(FormErrors):
     """The file cannot be stored or given: its one field says why."""
 
 
-def _clean_name(name: str, extension: str) -> str:
-    base = _UNSAFE_NAME.sub("", (name or "").rsplit("/", 1)[-1].rsplit("\\", 1)[-1]).strip()
-    return base[:200] or f"file.{extension}"
+def safe_name(name: str, extension: str) -> str:
+    """The name a file is kept and served under: the rider's own name without folders, control or format
+    characters (a right-to-left override, U+202E, makes "gpj.html" read "lmth.jpg"), of a sensible length,
+    and ending in the extension of its real type."""
+    base = unicodedata.normalize("NFC", name or "").replace("\\", "/").rsplit("/", 1)[-1]
+    kept = "".join(
+        char for char in base if not unicodedata.category(char).startswith("C") and char not in _NAME_REFUSED
+    )
+    stem = " ".join(kept.rsplit(".", 1)[0].split()).strip(". ")
+    return f"{stem[: NAME_MAX - len(extension) - 1].rstrip('. ') or 'file'}.{extension}"
+
+
+def served_name(row: RiderFile) -> str:
+    """Made safe again when served: rows kept before the names were cleaned keep theirs as sent."""
+    return safe_name(row.name, EXTENSIONS.get(row.content_type, "bin"))
 
 
 def _path(stored_as: str) -> Path:
@@ -59,9 +83,26 @@ def check_content(kind: str, data: bytes) -> str:
     if len(data) > MAX_FILE_BYTES:
         raise FileRefused({kind: msg.FILE_TOO_LARGE})
     guessed = filetype.guess_mime(data[:8192])
-    if guessed not in allowed:
+    if guessed not in allowed or _PAGE_MARKUP.search(data) or not _decodes(data, guessed):
         raise FileRefused({kind: msg.INVALID_VIDEO_TYPE if allowed is VIDEO_TYPES else msg.INVALID_FILE_TYPE})
     return guessed
+
+
+def _decodes(data: bytes, content_type: str) -> bool:
+    """An image must be one, whole: checked (verify), then decoded (JPEGs at 1/8 scale, which still reads
+    every byte of the image data). Other types answer True."""
+    image_format = IMAGE_FORMATS.get(content_type)
+    if image_format is None:
+        return True
+    try:
+        with Image.open(BytesIO(data), formats=[image_format]) as image:
+            image.verify()
+        with Image.open(BytesIO(data), formats=[image_format]) as image:
+            image.draft(None, (1, 1))
+            image.load()
+    except (Image.DecompressionBombError, UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
+        return False
+    return True
 
 
 def store(session: Session, account: Account, kind: str, name: str, data: bytes) -> RiderFile:
@@ -77,7 +118,7 @@ def store(session: Session, account: Account, kind: str, name: str, data: bytes)
     row = RiderFile(
         account_id=account.id,
         kind=kind,
-        name=_clean_name(name, extension),
+        name=safe_name(name, extension),
         content_type=content_type,
         stored_as=stored_as,
         size=len(data),
@@ -125,12 +166,17 @@ def download_url(session: Session, viewer: Account, file_id: object) -> str:
     return f"/api/events/files/{token}"
 
 
-def open_link(session: Session, token: str) -> tuple[RiderFile, Path] | None:
-    """The file behind a live link; None for an expired or forged link or a file gone from disk."""
+def open_link(session: Session, token: str, viewer: Account | None) -> tuple[RiderFile, Path] | None:
+    """The file behind a live link, for the signed-in account it was made for (still the owner or race
+    control); None, alike, for an expired or forged link, anyone else, or a file gone from disk."""
     claims = tokens.read_link(token, LINK_PURPOSE)
-    number = row_id(claims["sub"]) if claims else None
+    if claims is None or viewer is None or claims.get("viewer") != viewer.id:
+        return None
+    number = row_id(claims["sub"])
     row = session.get(RiderFile, number) if number else None
     if row is None or not STORED_NAME.match(row.stored_as):
+        return None
+    if row.account_id != viewer.id and viewer.role not in VIEWERS:
         return None
     path = _path(row.stored_as)
     return (row, path) if path.is_file() else None

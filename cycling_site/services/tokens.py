@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import jwt
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, delete, select
 
 from cycling_site.models import Account, RevokedSession
@@ -13,12 +14,29 @@ from cycling_site.settings import settings
 
 ALGORITHM = "HS256"
 SESSION_PURPOSE = "session"
+# The browser holds a session in two HttpOnly cookies (spec 3: a user id cookie and a token cookie).
+TOKEN_COOKIE = "rider_token"
+USER_ID_COOKIE = "rider_id"
+# A sign-in on the site's pages is handed to the browser as a single-use handle that an HTTP response
+# turns into the cookies: the live connection cannot set HttpOnly cookies itself.
+SIGN_IN_PURPOSE = "sign_in"
+SIGN_IN_LIFETIME = timedelta(seconds=60)
 
 
 @dataclass(frozen=True)
 class IssuedToken:
     token: str
     expires_at: datetime
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """A redeemed sign-in handle: the new session, whether it outlives the browser, where to go next."""
+
+    account: Account
+    issued: IssuedToken
+    remember: bool
+    destination: str
 
 
 @dataclass(frozen=True)
@@ -55,7 +73,7 @@ def sign_link(subject: str, purpose: str, lifetime: timedelta, **claims) -> str:
 
 def read_link(token: str, purpose: str) -> dict | None:
     """The claims of a live link token of this purpose; None when expired, tampered or of another purpose."""
-    return _decode(token, purpose) if token and len(token) < 2000 else None
+    return _decode(token, purpose) if token and len(token) < 4096 else None
 
 
 def session_lifetime(remember: bool) -> timedelta:
@@ -79,6 +97,43 @@ def issue_session_token(account: Account, remember: bool, now: datetime | None =
     return IssuedToken(_encode(claims), expires_at)
 
 
+def _ended_by_password_change(account: Account, claims: dict) -> bool:
+    changed = account.password_changed_at
+    return changed is not None and claims.get("iat", 0) < as_utc(changed).timestamp()
+
+
+def sign_in_handle(account: Account, remember: bool, destination: str) -> str:
+    """What the sign-in page gives the browser to post back for its session cookies."""
+    now = datetime.now(UTC)
+    return sign_link(
+        account.uuid,
+        SIGN_IN_PURPOSE,
+        SIGN_IN_LIFETIME,
+        jti=uuid.uuid4().hex,
+        iat=now.timestamp(),
+        rem=remember,
+        next=destination,
+    )
+
+
+def redeem_sign_in(session: Session, handle: str) -> SignIn | None:
+    """A new session for a live sign-in handle, once: the handle's jti is spent like a revoked token's."""
+    claims = read_link(handle, SIGN_IN_PURPOSE)
+    if claims is None or not isinstance(claims.get("jti"), str) or len(claims["jti"]) > 64:
+        return None
+    session.add(RevokedSession(jti=claims["jti"], expires_at=datetime.fromtimestamp(claims["exp"], UTC)))
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        return None
+    account = session.exec(select(Account).where(Account.uuid == claims["sub"])).first()
+    if account is None or account.deleted_at is not None or _ended_by_password_change(account, claims):
+        return None
+    remember = claims.get("rem") is True
+    return SignIn(account, issue_session_token(account, remember), remember, str(claims.get("next", "")))
+
+
 def check_session(session: Session, token: str, user_id: str | None = None) -> SessionCheck:
     """Checks a session token, and that it belongs to `user_id` when the user-id cookie is given."""
     if not token:
@@ -89,10 +144,7 @@ def check_session(session: Session, token: str, user_id: str | None = None) -> S
     if session.get(RevokedSession, claims.get("jti", "")):
         return SessionCheck("invalid")
     account = session.exec(select(Account).where(Account.uuid == claims["sub"])).first()
-    if account is None or account.deleted_at is not None:
-        return SessionCheck("invalid")
-    changed = account.password_changed_at
-    if changed is not None and claims.get("iat", 0) < as_utc(changed).timestamp():
+    if account is None or account.deleted_at is not None or _ended_by_password_change(account, claims):
         return SessionCheck("invalid")
     return SessionCheck("ok", account)
 

@@ -14,7 +14,7 @@ class FormErrors(Exception):
 
 
 class TooManyAttempts(FormErrors):
-    """The login attempt limit for this e-mail or address is used up."""
+    """A rate limit is used up (sign-in attempts, messages, codes or e-mails sent): try again later."""
 
 
 ROW_ID_MAX = 2_147_483_647
@@ -50,3 +50,23 @@ def normalize_email(email: str) -> str | None:
         return validate_email(email, check_deliverability=False).normalized.lower()
     except EmailNotValidError:
         return None
+
+
+REDIRECT_MAX = 1000
+
+
+def internal_path(value: str | None) -> str:
+    """A same-site path, or '' (an open redirect is never followed)."""
+    value = (value or "").strip()
+    if value.startswith("/") and not value.startswith(("//", "/\\")) and len(value) <= REDIRECT_MAX:
+        return value
+    return ""
+
+
+def content_site_target(value: str | None, content_site_url: str) -> str:
+    """A redirect_to from the content site: same-site, or under the content site's address."""
+    value = (value or "").strip()
+    base = content_site_url.rstrip("/")
+    if base and (value == base or value.startswith(base + "/")) and len(value) <= REDIRECT_MAX:
+        return value
+    return internal_path(value)

@@ -69,11 +69,11 @@ def verify_otp(session: Session, key: str, otp: str) -> Account:
 
 
 def _resend(session: Session, account: Account | None) -> str | None:
-    """The new key, or None when there is nothing to send; CodeError when the hourly cap is reached."""
+    """The new key, or None when there is nothing to send; CodeLimit when the hourly cap is reached."""
     if account is None or account.deleted_at is not None or account.email_verified:
         return None
     if not rate_limit.allow_email("verification", account.email):
-        raise codes.CodeError(msg.TOO_MANY_EMAILS)
+        raise codes.CodeLimit(msg.TOO_MANY_EMAILS)
     key = send_verification(session, account)
     session.commit()
     return key

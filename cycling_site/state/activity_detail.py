@@ -6,7 +6,7 @@ from cycling_site.clients import activity
 from cycling_site.messages import activities as msg
 from cycling_site.services import rider_profile
 from cycling_site.state import ride_format
-from cycling_site.state.session import SessionState
+from cycling_site.state.session import Rider, rider_action
 
 # (key in the graph data, chart name, unit, colour, the summary figures shown)
 GRAPHS = (
@@ -60,15 +60,14 @@ class ActivityDetailState(rx.State):
     download_error: str = ""
 
     @rx.event
-    async def load(self):
+    @rider_action()
+    async def load(self, rider: Rider):
         self.loading = True
         self.error = self.download_error = ""
         self.points = []
         self.file_id = self.router.url.path.rstrip("/").rsplit("/", 1)[-1]
         yield
-        account = (await self.get_state(SessionState)).current_account()
-        if account is None:
-            return
+        account = rider.account
         try:
             info = (await activity.activity_info(account.uuid, self.file_id))["header_detail"]
             graph = await activity.detailed_graph_data(account.uuid, self.file_id)
@@ -97,16 +96,11 @@ class ActivityDetailState(rx.State):
         self.loading = False
 
     @rx.event
-    async def download(self):
-        self.download_error = ""
-        self.downloading = True
-        yield
-        rider_uuid = (await self.get_state(SessionState)).user_id
+    @rider_action(busy="downloading", errors="download_error")
+    async def download(self, rider: Rider):
         try:
-            name, data = await activity.download_activity_file(rider_uuid, self.file_id)
+            name, data = await activity.download_activity_file(rider.account.uuid, self.file_id)
         except activity.ActivityServiceError:
             self.download_error = msg.DOWNLOAD_FAILED
-            self.downloading = False
             return
-        self.downloading = False
         yield rx.download(data=data, filename=name)

@@ -8,12 +8,11 @@ import reflex as rx
 from cycling_site.db import get_session
 from cycling_site.messages import accounts as account_msg
 from cycling_site.messages import connections as msg
-from cycling_site.models import Account
 from cycling_site.routes import path_of
 from cycling_site.services import connections
 from cycling_site.services.accounts import FormErrors
 from cycling_site.services.connections import NETWORK_NAMES
-from cycling_site.state.session import SessionState, login_url
+from cycling_site.state.session import Rider, login_url, rider_action, signed_in_account
 
 AFTER_CALLBACK = f"{path_of('profile')}#connections"
 
@@ -25,10 +24,6 @@ class AppCard:
     uses_password: bool
     connected: bool
     external_user: str
-
-
-async def _signed_in_account(state: rx.State) -> Account | None:
-    return (await state.get_state(SessionState)).current_account()
 
 
 class ConnectionsState(rx.State):
@@ -48,43 +43,33 @@ class ConnectionsState(rx.State):
     def xert_form_error(self) -> str:
         return self.xert_errors.get("form", "")
 
-    def _refresh(self, account: Account) -> None:
-        with get_session() as session:
-            self.apps = [
-                AppCard(item.network, item.name, item.uses_password, item.connected, item.external_user)
-                for item in connections.statuses(session, account)
-            ]
+    def _refresh(self, rider: Rider) -> None:
+        self.apps = [
+            AppCard(item.network, item.name, item.uses_password, item.connected, item.external_user)
+            for item in connections.statuses(rider.db, rider.account)
+        ]
         self.loaded = True
 
     @rx.event
-    async def load(self) -> None:
+    @rider_action()
+    async def load(self, rider: Rider) -> None:
         """On mount; a page without a valid session is the route guard's to redirect."""
         self.error = ""
         self.busy = ""
         self.confirming = ""
         self.xert_errors = {}
-        account = await _signed_in_account(self)
-        if account is not None:
-            self._refresh(account)
+        self._refresh(rider)
 
     @rx.event
-    async def connect(self, network: str):
+    @rider_action(errors="error")
+    async def connect(self, rider: Rider, network: str):
         """Sends the rider to the app's authorization page (a full page load: it is another site)."""
         self.busy = network
-        self.error = ""
         yield
-        account = await _signed_in_account(self)
-        if account is None:
-            self.busy = ""
-            yield SessionState.guard
-            return
         try:
-            with get_session() as session:
-                url = await connections.authorization_url(session, account, network)
-        except FormErrors as exc:
+            url = await connections.authorization_url(rider.db, rider.account, network)
+        finally:
             self.busy = ""
-            self.error = next(iter(exc.errors.values()))
-            return
         # The callback page must not open on an earlier attempt's error.
         (await self.get_state(OAuthCallbackState)).failed = False
         yield rx.call_script(f"window.location.assign({json.dumps(url)})")
@@ -100,48 +85,28 @@ class ConnectionsState(rx.State):
             self.confirming = ""
 
     @rx.event
-    async def disconnect(self, network: str):
+    @rider_action()
+    async def disconnect(self, rider: Rider, network: str):
         self.busy = network
         yield
-        account = await _signed_in_account(self)
-        if account is None:
-            self.busy = self.confirming = ""
-            yield SessionState.guard
-            return
-        name = NETWORK_NAMES.get(network, network)
         try:
-            with get_session() as session:
-                connections.remove_connection(session, account, network)
+            connections.remove_connection(rider.db, rider.account, network)
         except FormErrors as exc:
             self.error = next(iter(exc.errors.values()))
         else:
-            yield rx.toast.success(msg.disconnected(name))
+            yield rx.toast.success(msg.disconnected(NETWORK_NAMES.get(network, network)))
         finally:
             self.busy = self.confirming = ""
-        self._refresh(account)
+        self._refresh(rider)
 
     @rx.event
-    async def link_xert(self, form_data: dict):
-        self.xert_submitting = True
-        self.xert_errors = {}
+    @rider_action(busy="xert_submitting", errors="xert_errors")
+    async def link_xert(self, rider: Rider, form_data: dict):
         self.error = ""
-        yield
-        account = await _signed_in_account(self)
-        if account is None:
-            self.xert_submitting = False
-            yield SessionState.guard
-            return
-        try:
-            with get_session() as session:
-                await connections.link_xert(
-                    session, account, str(form_data.get("username", "")), str(form_data.get("password", ""))
-                )
-        except FormErrors as exc:
-            self.xert_errors = exc.errors
-            return
-        finally:
-            self.xert_submitting = False
-        self._refresh(account)
+        await connections.link_xert(
+            rider.db, rider.account, str(form_data.get("username", "")), str(form_data.get("password", ""))
+        )
+        self._refresh(rider)
         yield rx.toast.success(msg.connected(NETWORK_NAMES["xert"]))
 
 
@@ -157,16 +122,16 @@ class OAuthCallbackState(rx.State):
         parts = self.router.url.path.strip("/").split("/")
         network = parts[1].lower() if len(parts) > 1 else ""
         self.network_name = NETWORK_NAMES.get(network, "Connections")
-        account = await _signed_in_account(self)
-        if account is None:
-            # The callback is no authRequired route: sign in, then come back with the same query.
-            url = self.router.url
-            return rx.redirect(
-                login_url("session_expired", url.path + (f"?{url.query}" if url.query else ""))
-            )
         query = self.router.url.query_parameters
         try:
             with get_session() as session:
+                account = await signed_in_account(self, session)
+                if account is None:
+                    # The callback is no authRequired route: sign in, then come back with the same query.
+                    url = self.router.url
+                    return rx.redirect(
+                        login_url("session_expired", url.path + (f"?{url.query}" if url.query else ""))
+                    )
                 await connections.complete_authorization(
                     session,
                     account,

@@ -11,7 +11,6 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from cycling_site.clients import activity
 from cycling_site.messages import activities as msg
-from cycling_site.models import Account
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.models.common import utcnow
 from cycling_site.services import progress, rider_profile
@@ -19,7 +18,7 @@ from cycling_site.services.activities import MAX_COMPARE, MAX_FIT_BYTES
 from cycling_site.services.local_time import local
 from cycling_site.state import ride_format
 from cycling_site.state.hashes import show_hash
-from cycling_site.state.session import SessionState
+from cycling_site.state.session import Rider, rider_action
 
 TABS = ("profile", "activities", "in-game-shop")
 DEFAULT_TAB = "profile"
@@ -155,9 +154,6 @@ class DashboardState(rx.State):
             self.curve_error = msg.CURVE_FAILED
             return None
 
-    async def _account(self) -> Account | None:
-        return (await self.get_state(SessionState)).current_account()
-
     def _today(self) -> date:
         return local(utcnow()).date()
 
@@ -191,13 +187,15 @@ class DashboardState(rx.State):
         self.download_error = ""
         self.selected, self.compare_curve, self.compare_names = [], [], []
         try:
-            account = await self._account()
+            async for update in self._load():
+                yield update
         except SQLAlchemyError:
             self.profile_error = msg.PROFILE_FAILED
             self.profile_loading = False
-            return None
-        if account is None:
-            return None
+
+    @rider_action()
+    async def _load(self, rider: Rider):
+        account = rider.account
         self.is_kid = account.is_kid
         fragment = self.router.url.fragment
         self.tab = tab_for(fragment, account.is_kid)
@@ -207,7 +205,7 @@ class DashboardState(rx.State):
         events = [DashboardState.load_progress, DashboardState.reload_activities]
         if account.is_kid and fragment.lstrip("#") == SHOP_TAB:
             events.insert(0, show_hash(DEFAULT_TAB))
-        return events
+        yield events
 
     @rx.event
     def hash_changed(self, value: str):
@@ -221,29 +219,22 @@ class DashboardState(rx.State):
         self.tab = tab_for(value, self.is_kid)
         return show_hash(self.tab)
 
-    async def _rider_uuid(self) -> str:
-        return (await self.get_state(SessionState)).user_id
-
     @rx.event
-    async def load_progress(self):
-        self.progress_loading = True
-        self.progress_error = ""
-        yield
+    @rider_action(busy="progress_loading", errors="progress_error")
+    async def load_progress(self, rider: Rider):
         today = self._today()
         week = progress.week_of_month(today)
-        rider_uuid = await self._rider_uuid()
+        rider_uuid = rider.account.uuid
         try:
             grid = await activity.progress_wall(rider_uuid, today.year, today.month, week)
             self.bars = await activity.progress(rider_uuid, self.period, today.year, today.month, week)
         except activity.ActivityServiceError:
             self.progress_error = msg.PROGRESS_FAILED
-            self.progress_loading = False
             return
         self.year_label = str(today.year)
         self.month_label = today.strftime("%b")
         self.week_label = f"Week {week}"
         self.grid = progress_rows(grid)
-        self.progress_loading = False
 
     @rx.event
     async def set_period(self, value: str | list[str]):
@@ -257,9 +248,9 @@ class DashboardState(rx.State):
         if isinstance(value, str) and value in DATA_TYPES:
             self.data_type = value
 
-    async def _fetch_page(self, page: int) -> bool:
+    async def _fetch_page(self, rider: Rider, page: int) -> bool:
         try:
-            answer = await activity.activities(await self._rider_uuid(), self.list_type, page, self.sort)
+            answer = await activity.activities(rider.account.uuid, self.list_type, page, self.sort)
         except activity.ActivityServiceError:
             self.activities_error = msg.LIST_FAILED
             return False
@@ -270,25 +261,18 @@ class DashboardState(rx.State):
         return True
 
     @rx.event
-    async def reload_activities(self):
+    @rider_action(busy="activities_loading", errors="activities_error")
+    async def reload_activities(self, rider: Rider):
         """Type and sort changes start again from page 1 (spec 1 section 4)."""
-        self.activities_loading = True
-        self.activities_error = ""
         self.rows = []
         self.finished = False
-        yield
-        await self._fetch_page(1)
-        self.activities_loading = False
+        await self._fetch_page(rider, 1)
 
     @rx.event
-    async def load_more(self):
-        if self.finished or self.more_loading:
-            return
-        self.more_loading = True
-        self.activities_error = ""
-        yield
-        await self._fetch_page(self.page + 1)
-        self.more_loading = False
+    @rider_action(busy="more_loading", errors="activities_error")
+    async def load_more(self, rider: Rider):
+        if not self.finished:
+            await self._fetch_page(rider, self.page + 1)
 
     @rx.event
     def set_sort(self, value: str):
@@ -305,45 +289,41 @@ class DashboardState(rx.State):
         return None
 
     @rx.event
-    async def toggle_compare(self, file_id: str):
+    @rider_action(busy="compare_loading", errors="curve_error")
+    async def toggle_compare(self, rider: Rider, file_id: str):
         """At most two rides: a third drops the oldest pick; none restores the overall curve."""
         if file_id in self.selected:
             self.selected = [picked for picked in self.selected if picked != file_id]
         else:
-            self.selected = [*self.selected, file_id][-MAX_COMPARE:]
+            self.selected = [*self.selected, str(file_id)][-MAX_COMPARE:]
         if not self.selected:
             self.compare_curve, self.compare_names = [], []
             return
-        self.compare_loading = True
-        self.curve_error = ""
-        yield
         try:
-            answer = await activity.power_curve(await self._rider_uuid(), list(self.selected))
+            answer = await activity.power_curve(rider.account.uuid, list(self.selected))
         except activity.ActivityServiceError:
             self.curve_error = msg.CURVE_FAILED
-            self.compare_loading = False
             return
         compared = answer["compare"]
         self.compare_names = [f"{curve['title']} {ride_format.day(curve['date'])}" for curve in compared]
         self.compare_curve = merge_curves(compared)
-        self.compare_loading = False
 
     @rx.event
     def clear_compare(self) -> None:
         self.selected, self.compare_curve, self.compare_names = [], [], []
 
     @rx.event
-    async def download(self, file_id: str):
-        self.download_error = ""
+    @rider_action(errors="download_error")
+    async def download(self, rider: Rider, file_id: str):
         self.downloading = file_id
         yield
         try:
-            name, data = await activity.download_activity_file(await self._rider_uuid(), file_id)
+            name, data = await activity.download_activity_file(rider.account.uuid, file_id)
         except activity.ActivityServiceError:
             self.download_error = msg.DOWNLOAD_FAILED
-            self.downloading = ""
             return
-        self.downloading = ""
+        finally:
+            self.downloading = ""
         yield rx.download(data=data, filename=name)
 
     @rx.event
@@ -356,30 +336,28 @@ class DashboardState(rx.State):
         if not name.lower().endswith(".fit"):
             self.upload_error = msg.NOT_A_FIT_NAME
             return
-        self.uploading = True
-        yield
+        async for update in self._upload_ride(upload, name):
+            yield update
+
+    @rider_action(busy="uploading", errors="upload_error")
+    async def _upload_ride(self, rider: Rider, upload: rx.UploadFile, name: str):
         data = await upload.read(MAX_FIT_BYTES + 1)
-        account = await self._account()
-        if account is None:
-            self.uploading = False
-            yield SessionState.guard
-            return
+        account = rider.account
         try:
             ride = await activity.upload(account.uuid, data, name, ftp=account.ftp, weight=account.weight)
         except activity.ActivityServiceError as exc:
             self.upload_error = str(exc)
-            self.uploading = False
             return
-        self.uploading = False
         self.upload_notice = msg.UPLOADED.format(title=ride["title"])
         yield DashboardState.refresh_after_upload
 
     @rx.event
-    async def refresh_after_upload(self):
-        overall = await self._fetch_overall(await self._rider_uuid())
+    @rider_action()
+    async def refresh_after_upload(self, rider: Rider):
+        overall = await self._fetch_overall(rider.account.uuid)
         if overall is not None:
             self.overall_curve = curve_points(overall)
-        return [DashboardState.load_progress, DashboardState.reload_activities]
+        yield [DashboardState.load_progress, DashboardState.reload_activities]
 
     @rx.event
     def upload_rejected(self, codes: str) -> None:

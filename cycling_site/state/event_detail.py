@@ -9,7 +9,7 @@ from cycling_site.models.common import utcnow
 from cycling_site.routes import path_of
 from cycling_site.services import events
 from cycling_site.state.events import event_card
-from cycling_site.state.session import SessionState
+from cycling_site.state.session import signed_in_account
 
 
 class EventDetailState(rx.State):
@@ -31,11 +31,10 @@ class EventDetailState(rx.State):
         self.loading = True
         self.error = ""
         event_id = self.router.url.path.rstrip("/").rsplit("/", 1)[-1]
-        session_state = await self.get_state(SessionState)
-        account = session_state.current_account() if session_state.signed_in else None
-        self.signed_in = account is not None
         try:
             with get_session() as session:
+                account = await signed_in_account(self, session)
+                self.signed_in = account is not None
                 event = events.get_event(session, event_id)
                 registration = events.latest_registration(session, event, account)
         except events.EventNotFound:

@@ -10,7 +10,7 @@ from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event
 from cycling_site.services import events
 from cycling_site.services.local_time import local
-from cycling_site.state.session import SessionState
+from cycling_site.state.session import signed_in_account
 
 GENDER_LABELS = {0: "Men", 1: "Women", 2: "Open"}
 
@@ -68,12 +68,11 @@ class EventListState(rx.State):
     async def load(self):
         self.loading = True
         self.error = ""
-        session_state = await self.get_state(SessionState)
-        account = session_state.current_account() if session_state.signed_in else None
-        self.signed_in = account is not None
         now = utcnow()
         try:
             with get_session() as session:
+                account = await signed_in_account(self, session)
+                self.signed_in = account is not None
                 groups = events.upcoming(session, now)
                 past = events.past(session, now)
                 shown = [*groups["featured"], *groups["all"], *past]

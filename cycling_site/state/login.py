@@ -1,6 +1,5 @@
 """The SIGN IN screen: the form, the human check and the post-login destination."""
 
-import json
 from urllib.parse import urlencode
 
 import reflex as rx
@@ -8,31 +7,15 @@ import reflex as rx
 from cycling_site.db import get_session
 from cycling_site.messages import accounts as msg
 from cycling_site.routes import path_of
-from cycling_site.services import accounts, passwords, verification
+from cycling_site.services import accounts, passwords, tokens, verification
 from cycling_site.services.accounts import EmailNotVerified, FormErrors
 from cycling_site.services.codes import CodeError
-from cycling_site.services.validation import checkbox_on
+from cycling_site.services.validation import checkbox_on, content_site_target, internal_path
 from cycling_site.settings import settings
-from cycling_site.state.session import HOME_AFTER_LOGIN, SessionState
+from cycling_site.state.parental_consent import consent_page
+from cycling_site.state.session import HOME_AFTER_LOGIN, SessionState, end_session, start_session
 
 EXPIRY_REASONS = {"session_expired", "token_expired"}
-
-
-def internal_path(value: str | None) -> str:
-    """A same-site path, or '' (an open redirect is never followed)."""
-    value = (value or "").strip()
-    if value.startswith("/") and not value.startswith(("//", "/\\")) and len(value) <= 2000:
-        return value
-    return ""
-
-
-def content_site_target(value: str | None) -> str:
-    """A redirect_to from the content site: same-site, or under CONTENT_SITE_URL."""
-    value = (value or "").strip()
-    base = settings.content_site_url.rstrip("/")
-    if base and (value == base or value.startswith(base + "/")) and len(value) <= 2000:
-        return value
-    return internal_path(value)
 
 
 class LoginState(rx.State):
@@ -57,21 +40,19 @@ class LoginState(rx.State):
     @rx.event
     async def load(self):
         params = self.router.url.query_parameters
-        session_state = await self.get_state(SessionState)
         self.errors = {}
         self.submitting = False
         self.unverified_email = self.resend_note = ""
         self.notice = msg.SESSION_EXPIRED if params.get("reason") in EXPIRY_REASONS else ""
         if redirect := internal_path(params.get("redirect")):
             self.stored_redirect = redirect
-        if redirect_to := content_site_target(params.get("redirect_to")):
+        if redirect_to := content_site_target(params.get("redirect_to"), settings.content_site_url):
             self.stored_redirect_to = redirect_to
         if params.get("action") == "logout":
-            session_state.end()
-            return None
-        if session_state.token and session_state._check() == "ok":
+            return end_session(path_of("login"))
+        # The route guard, which runs first, has checked the session and removed dead cookies.
+        if (await self.get_state(SessionState)).signed_in:
             return rx.redirect(HOME_AFTER_LOGIN, replace=True)
-        session_state.end()
         return None
 
     @rx.event
@@ -88,9 +69,10 @@ class LoginState(rx.State):
         self.human_check_reset += 1
 
     def _destination(self) -> str:
+        """Where the rider asked to go; browser storage is client input, so it is checked again here."""
         target = (
-            self.stored_redirect_to
-            or self.stored_redirect
+            content_site_target(self.stored_redirect_to, settings.content_site_url)
+            or internal_path(self.stored_redirect)
             or internal_path(self.router.url.query_parameters.get("referer"))
             or HOME_AFTER_LOGIN
         )
@@ -117,13 +99,14 @@ class LoginState(rx.State):
         payload = self.human_check_payload
         self._reset_human_check()
         yield
+        remember = checkbox_on(form_data.get("remember"))
         try:
             with get_session() as session:
                 result = accounts.login(
                     session,
                     str(form_data.get("email", "")),
                     str(form_data.get("password", "")),
-                    checkbox_on(form_data.get("remember")),
+                    remember,
                     payload,
                     self.router.session.client_ip,
                 )
@@ -140,13 +123,6 @@ class LoginState(rx.State):
                 code = passwords.forced_reset_code(session, result.account)
             yield rx.redirect(f"{path_of('resetpassword')}?{urlencode({'code': code, 'forced': 1})}")
         elif result.kind == "consent":
-            query = urlencode({"childUserId": result.account.uuid, "userAge": result.user_age})
-            yield rx.redirect(f"{path_of('parental-consent')}?{query}")
+            yield rx.redirect(consent_page(result.account, result.user_age))
         else:
-            session_state = await self.get_state(SessionState)
-            session_state.start(result.token, result.account)
-            target = self._destination()
-            if target.startswith("/"):
-                yield rx.redirect(target)
-            else:
-                yield rx.call_script(f"window.location.assign({json.dumps(target)})")
+            yield start_session(tokens.sign_in_handle(result.account, remember, self._destination()))

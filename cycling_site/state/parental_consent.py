@@ -1,9 +1,12 @@
 """Parental consent: the kid's screen (asks for the parent's e-mail) and the parent's decision screen."""
 
+from urllib.parse import urlencode
+
 import reflex as rx
 
 from cycling_site.db import get_session
 from cycling_site.messages import accounts as msg
+from cycling_site.models import Account
 from cycling_site.routes import path_of
 from cycling_site.services import parental_consent
 from cycling_site.services.codes import CodeError
@@ -13,10 +16,16 @@ RESEND_WAIT_SECONDS = int(parental_consent.RESEND_WAIT.total_seconds())
 AUTO_REDIRECT_MS = 720_000
 
 
+def consent_page(child: Account, user_age: int) -> str:
+    """Where a kid awaiting approval goes after sign-up or sign-in (spec 2: childUserId and userAge)."""
+    query = urlencode({"childUserId": parental_consent.consent_handle(child), "userAge": user_age})
+    return f"{path_of('parental-consent')}?{query}"
+
+
 class ParentalConsentState(rx.State):
     """form, then sent (Resend waits 300 s, Edit email goes back); after 720000 ms, to login."""
 
-    child_user_id: str = ""
+    handle: str = ""
     user_age: str = ""
     parent_email: str = ""
     sent: bool = False
@@ -32,18 +41,18 @@ class ParentalConsentState(rx.State):
     @rx.event
     def load(self):
         params = self.router.url.query_parameters
-        child = params.get("childUserId", "")
-        if not child:
+        handle = params.get("childUserId", "")
+        if not handle:
             return rx.redirect(path_of("register"), replace=True)
-        if child != self.child_user_id:
+        if handle != self.handle:
             # Another child (or a first visit): start from the form. A reload keeps the sent state.
-            self.child_user_id = child
+            self.handle = handle
             self.parent_email = ""
             self.sent = False
         self.user_age = params.get("userAge", "")
         self.errors = {}
         with get_session() as session:
-            approved = parental_consent.is_approved(session, child)
+            approved = parental_consent.is_approved(session, handle)
         if approved:
             return [rx.toast.success(msg.CONSENT_APPROVED), rx.redirect(path_of("login"), replace=True)]
         return None
@@ -54,7 +63,7 @@ class ParentalConsentState(rx.State):
         yield
         try:
             with get_session() as session:
-                parental_consent.request_consent(session, self.child_user_id, email)
+                parental_consent.request_consent(session, self.handle, email)
         except FormErrors as exc:
             self.errors = exc.errors
             return

@@ -10,12 +10,11 @@ from cycling_site.messages import accounts as msg
 from cycling_site.models import Account
 from cycling_site.routes import path_of
 from cycling_site.services import profile
-from cycling_site.services.accounts import FormErrors
 from cycling_site.services.codes import CodeError
 from cycling_site.services.countries import countries
 from cycling_site.services.validation import checkbox_on
 from cycling_site.state.hashes import show_hash
-from cycling_site.state.session import SessionState
+from cycling_site.state.session import Rider, SessionState, clear_dead_cookies, rider_action
 
 # Tabs a URL hash can open; "files" (Activity Files) is declared by the spec but hidden.
 TABS = ("edit", "connections", "password", "files", "delete")
@@ -85,10 +84,6 @@ class ProfileState(rx.State):
     async def _session_state(self) -> SessionState:
         return await self.get_state(SessionState)
 
-    async def _account(self, session) -> Account | None:
-        """The signed-in account, checked afresh: a revoked or expired session cannot change anything."""
-        return (await self._session_state()).current_account(session)
-
     @rx.event
     async def load(self):
         self.loaded = False
@@ -99,17 +94,15 @@ class ProfileState(rx.State):
         self.password_errors = {}
         self.tab = tab_for(self.router.url.fragment)
         try:
-            with get_session() as session:
-                account = await self._account(session)
+            async for update in self._load():
+                yield update
         except SQLAlchemyError:
             self.load_failed = True
-            return None
-        if account is None:
-            # SessionState.guard, which runs first, sends the visitor to login.
-            return None
-        self._fill(account)
+
+    @rider_action()
+    async def _load(self, rider: Rider) -> None:
+        self._fill(rider.account)
         self.loaded = True
-        return None
 
     @rx.event
     def hash_changed(self, value: str) -> None:
@@ -124,51 +117,25 @@ class ProfileState(rx.State):
         return show_hash(self.tab)
 
     @rx.event
-    async def save(self, form_data: dict):
-        self.saving = True
-        self.errors = {}
+    @rider_action(busy="saving", errors="errors")
+    async def save(self, rider: Rider, form_data: dict):
         self.notice = ""
-        yield
         dob = form_data.get("dob")
         form = profile.ProfileForm(
             **{name: str(form_data.get(name, "")) for name in EDIT_FIELDS},
             marketing_consent=checkbox_on(form_data.get("marketing")),
             dob=None if dob is None else str(dob),
         )
-        try:
-            with get_session() as session:
-                account = await self._account(session)
-                if account is None:
-                    yield SessionState.guard
-                    return
-                account = profile.update_profile(session, account, form)
-        except FormErrors as exc:
-            self.errors = exc.errors
-            return
-        finally:
-            self.saving = False
+        account = profile.update_profile(rider.db, rider.account, form)
         self._fill(account)
-        (await self._session_state())._remember(account)
+        (await self._session_state())._show(account)
         self.notice = msg.PROFILE_UPDATED
 
-    async def _change_avatar(self, change, done: str):
+    @rider_action(busy="avatar_busy", errors="avatar_error")
+    async def _change_avatar(self, rider: Rider, change, done: str):
         """One avatar change for the signed-in rider: busy state, the error, the header and a toast."""
-        self.avatar_error = ""
-        self.avatar_busy = True
-        yield
-        try:
-            with get_session() as session:
-                account = await self._account(session)
-                if account is None:
-                    yield SessionState.guard
-                    return
-                account = change(session, account)
-        except FormErrors as exc:
-            self.avatar_error = next(iter(exc.errors.values()))
-            return
-        finally:
-            self.avatar_busy = False
-        (await self._session_state())._remember(account)
+        account = change(rider.db, rider.account)
+        (await self._session_state())._show(account)
         yield rx.toast.success(done)
 
     @rx.event
@@ -197,54 +164,33 @@ class ProfileState(rx.State):
             yield update
 
     @rx.event
-    async def change_password(self, form_data: dict):
+    @rider_action(busy="changing_password", errors="password_errors")
+    async def change_password(self, rider: Rider, form_data: dict):
         """Password changed: the session ends and the rider goes to the events (spec 2 section 4)."""
-        self.changing_password = True
-        self.password_errors = {}
-        yield
-        session_state = await self._session_state()
-        try:
-            with get_session() as session:
-                account = await self._account(session)
-                if account is None:
-                    yield SessionState.guard
-                    return
-                profile.change_password(
-                    session,
-                    account,
-                    str(form_data.get("current_password", "")),
-                    str(form_data.get("password", "")),
-                    str(form_data.get("repeatPassword", "")),
-                    self.router.session.client_ip,
-                )
-        except FormErrors as exc:
-            self.password_errors = exc.errors
-            return
-        finally:
-            self.changing_password = False
-        session_state._forget()
-        yield rx.toast.success(msg.PASSWORD_CHANGED, duration=8000)
-        yield rx.redirect(path_of("events"))
+        profile.change_password(
+            rider.db,
+            rider.account,
+            str(form_data.get("current_password", "")),
+            str(form_data.get("password", "")),
+            str(form_data.get("repeatPassword", "")),
+            self.router.session.client_ip,
+        )
+        (await self._session_state())._forget()
+        yield [
+            clear_dead_cookies(),
+            rx.toast.success(msg.PASSWORD_CHANGED, duration=8000),
+            rx.redirect(path_of("events")),
+        ]
 
     @rx.event
-    async def request_deletion(self):
+    @rider_action(busy="deleting")
+    async def request_deletion(self, rider: Rider):
         """Deletion requested: the link is e-mailed, the session ends, the rider goes to login."""
-        self.deleting = True
-        yield
         session_state = await self._session_state()
-        try:
-            with get_session() as session:
-                account = await self._account(session)
-                if account is None:
-                    yield SessionState.guard
-                    return
-                recipient = profile.request_deletion(session, account, session_state.token)
-                sent = msg.DELETE_EMAIL_SENT if recipient == account.email else msg.DELETE_EMAIL_SENT_KID
-        finally:
-            self.deleting = False
+        recipient = profile.request_deletion(rider.db, rider.account, session_state._cookies()[0])
+        sent = msg.DELETE_EMAIL_SENT if recipient == rider.account.email else msg.DELETE_EMAIL_SENT_KID
         session_state._forget()
-        yield rx.toast.success(sent, duration=10000)
-        yield rx.redirect(path_of("login"))
+        yield [clear_dead_cookies(), rx.toast.success(sent, duration=10000), rx.redirect(path_of("login"))]
 
 
 class DeleteUserState(rx.State):
@@ -273,7 +219,5 @@ class DeleteUserState(rx.State):
             return
         self.status = "success"
         self.message = msg.ACCOUNT_DELETED
-        session_state = await self.get_state(SessionState)
-        if session_state.token:
-            # The deleted account may be the one signed in on this browser: the header forgets it.
-            session_state._check()
+        # The deleted account may be the one signed in on this browser: the header forgets it.
+        yield SessionState.guard

@@ -1,7 +1,6 @@
 """The sign-up screen: the form, its messages and where a new rider goes next."""
 
 from datetime import UTC, datetime
-from urllib.parse import urlencode
 
 import reflex as rx
 
@@ -12,6 +11,7 @@ from cycling_site.services import accounts
 from cycling_site.services.accounts import FormErrors, RegistrationForm
 from cycling_site.services.countries import countries
 from cycling_site.services.validation import checkbox_on
+from cycling_site.state.parental_consent import consent_page
 from cycling_site.state.verification import VerifyOtpState
 
 FIELDS = ("firstname", "lastname", "email", "password", "dob", "country", "gender", "weight", "height")
@@ -76,8 +76,7 @@ class RegisterState(rx.State):
         otp_state.user_key = registration.verification_key
         otp_state.user_email = registration.account.email
         if registration.requires_parental_consent:
-            query = urlencode({"childUserId": registration.account.uuid, "userAge": registration.user_age})
-            yield rx.redirect(f"{path_of('parental-consent')}?{query}")
+            yield rx.redirect(consent_page(registration.account, registration.user_age))
         else:
             yield rx.toast.success(msg.REGISTERED, duration=8000)
             yield rx.redirect(path_of("login"))

@@ -10,14 +10,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from cycling_site.db import get_session
 from cycling_site.messages import events as events_msg
 from cycling_site.messages import registration as msg
-from cycling_site.models import Account
 from cycling_site.models.common import utcnow
 from cycling_site.routes import path_of
 from cycling_site.services import events, phone_otp, registrations, rider_files
 from cycling_site.services.local_time import local
 from cycling_site.services.validation import FormErrors, checkbox_on
 from cycling_site.state.events import event_card
-from cycling_site.state.session import SessionState
+from cycling_site.state.session import Rider, rider_action
 
 FILE_KINDS = tuple(rider_files.KINDS)
 # Which step shows each field, so a message from the final submit opens the step that can fix it.
@@ -92,35 +91,30 @@ class RegistrationState(rx.State):
     def record_names(self) -> dict[str, str]:
         return {kind: value.split("|", 1)[-1] for kind, value in self.on_record.items()}
 
-    async def _account(self, session) -> Account | None:
-        return (await self.get_state(SessionState)).current_account(session)
-
     @rx.event
-    async def load(self):
+    @rider_action()
+    async def load(self, rider: Rider):
         self.loading = True
         self.error = self.form_error = self.otp_notice = ""
         self.errors = {}
         self.step_index = 0
         self.otp_sent = self.otp_verified = False
-        event_id = _event_id(self.router.url.path, 1)
+        account = rider.account
         try:
-            with get_session() as session:
-                account = await self._account(session)
-                if account is None:
-                    return None
-                event = events.get_event(session, event_id)
-                registration = events.latest_registration(session, event, account)
-                user = registrations.user_data(session, account)
+            event = events.get_event(rider.db, _event_id(self.router.url.path, 1))
+            registration = events.latest_registration(rider.db, event, account)
+            user = registrations.user_data(rider.db, account)
         except events.EventNotFound:
             self.error = events_msg.EVENT_NOT_FOUND
             self.loading = False
-            return None
+            return
         except SQLAlchemyError:
             self.error = events_msg.LIST_FAILED
             self.loading = False
-            return None
+            return
         if events.is_registered(registration):
-            return rx.redirect(path_of("event_list"))
+            yield rx.redirect(path_of("event_list"))
+            return
         now = utcnow()
         self.event = event_card(event, events.rider_state(event, account, registration, now))
         self.steps = registrations.steps(event)
@@ -133,7 +127,6 @@ class RegistrationState(rx.State):
         self.podium, self.other_winners = events.podium(event.winners, events.conversion_rate(event))
         self._fill(user, phone_otp.default_dial_code(event))
         self.loading = False
-        return None
 
     def _fill(self, user: dict, dial_code: str) -> None:
         self.values = {
@@ -175,7 +168,8 @@ class RegistrationState(rx.State):
         self._back = True
 
     @rx.event
-    async def next_step(self, form_data: dict):
+    @rider_action()
+    async def next_step(self, rider: Rider, form_data: dict):
         """Keeps the step's values, checks them, then moves on; the last step submits the application."""
         boxes = CHECKBOXES.get(self.step, ())
         # The form names every field of the wizard; those of other steps come as None.
@@ -196,17 +190,12 @@ class RegistrationState(rx.State):
         self.submitting = self.last_step
         yield
         try:
-            with get_session() as session:
-                account = await self._account(session)
-                if account is None:
-                    yield SessionState.guard
-                    return
-                event = events.get_event(session, self.event.get("id", ""))
-                if self.last_step:
-                    registrations.submit(session, account, event.id, self._application())
-                    yield rx.redirect(f"/event/{event.id}/thank-you")
-                    return
-                registrations.check_step(session, event, account, self.step, self._application())
+            event = events.get_event(rider.db, self.event.get("id", ""))
+            if self.last_step:
+                registrations.submit(rider.db, rider.account, event.id, self._application())
+                yield rx.redirect(f"/event/{event.id}/thank-you")
+                return
+            registrations.check_step(rider.db, event, rider.account, self.step, self._application())
         except FormErrors as exc:
             self._show(exc.errors)
             return
@@ -233,7 +222,8 @@ class RegistrationState(rx.State):
     # --- Files ----------------------------------------------------------------------------------------
 
     @rx.event
-    async def upload_file(self, kind: str, files: list[rx.UploadFile]):
+    @rider_action()
+    async def upload_file(self, rider: Rider, kind: str, files: list[rx.UploadFile]):
         """Stores the file as soon as it is chosen, so a wrong one is refused at its own step."""
         if kind not in rider_files.KINDS or not files:
             return
@@ -242,12 +232,7 @@ class RegistrationState(rx.State):
         yield
         data = await files[0].read(rider_files.MAX_FILE_BYTES + 1)
         try:
-            with get_session() as session:
-                account = await self._account(session)
-                if account is None:
-                    yield SessionState.guard
-                    return
-                row = rider_files.store(session, account, kind, files[0].name or "", data)
+            row = rider_files.store(rider.db, rider.account, kind, files[0].name or "", data)
         except FormErrors as exc:
             self.errors = {**self.errors, kind: next(iter(exc.errors.values()))}
             return
@@ -274,15 +259,12 @@ class RegistrationState(rx.State):
         self.chosen = {name: value for name, value in self.chosen.items() if name != kind}
 
     @rx.event
-    async def download_file(self, kind: str):
+    @rider_action()
+    async def download_file(self, rider: Rider, kind: str):
         """Opens the rider's own file through a link that lasts a few minutes."""
         key = self.chosen.get(kind, "").split("|", 1)[0]
         try:
-            with get_session() as session:
-                account = await self._account(session)
-                if account is None:
-                    return SessionState.guard
-                url = rider_files.download_url(session, account, key)
+            url = rider_files.download_url(rider.db, rider.account, key)
         except (FormErrors, SQLAlchemyError):
             return rx.toast.error(msg.DOWNLOAD_FAILED, id="download-error")
         return rx.download(url=url)
@@ -299,61 +281,46 @@ class RegistrationState(rx.State):
             self.otp_sent = self.otp_verified = False
             self.otp_notice = ""
 
-    async def _phone_call(self, busy: str, work, done):
-        """One call of the phone step for the signed-in rider: its busy flag, messages under the fields."""
-        self.errors = {}
-        setattr(self, busy, True)
-        yield
+    @rx.event
+    @rider_action(busy="sending", errors="errors")
+    async def send_code(self, rider: Rider):
+        values = self.values
         try:
-            with get_session() as session:
-                account = await self._account(session)
-                if account is None:
-                    yield SessionState.guard
-                    return
-                result = work(session, account)
-        except FormErrors as exc:
-            self.errors = exc.errors
-            return
+            event = events.get_event(rider.db, self.event.get("id", ""))
+            phone = phone_otp.check_phone(event, values.get("dial_code", ""), values.get("phone", ""))
+            key = phone_otp.send_code(
+                rider.db,
+                rider.account,
+                event,
+                phone,
+                values.get("otp_type", "sms"),
+                self.router.session.client_ip,
+            )
         except (events.EventNotFound, SQLAlchemyError):
             self.form_error = events_msg.LIST_FAILED
             return
-        finally:
-            setattr(self, busy, False)
-        done(result)
+        self.values = {**self.values, "otp_key": key, "otp": "", "sent_to": phone.full}
+        self.otp_sent = True
+        self.otp_verified = False
+        self.otp_notice = msg.OTP_SENT.format(phone=phone.full)
 
     @rx.event
-    async def send_code(self):
-        def work(session, account):
-            event = events.get_event(session, self.event.get("id", ""))
-            phone = phone_otp.check_phone(event, self.values["dial_code"], self.values["phone"])
-            return phone, phone_otp.send_code(
-                session, account, event, phone, self.values.get("otp_type", "sms")
-            )
-
-        def done(sent) -> None:
-            phone, key = sent
-            self.values = {**self.values, "otp_key": key, "otp": "", "sent_to": phone.full}
-            self.otp_sent = True
-            self.otp_verified = False
-            self.otp_notice = msg.OTP_SENT.format(phone=phone.full)
-
-        async for update in self._phone_call("sending", work, done):
-            yield update
-
-    @rx.event
-    async def verify_code(self):
-        def work(session, account) -> None:
-            values = self.values
+    @rider_action(busy="verifying", errors="errors")
+    async def verify_code(self, rider: Rider):
+        values = self.values
+        try:
             phone_otp.verify_code(
-                session, account, values.get("otp_key", ""), values.get("sent_to", ""), values.get("otp", "")
+                rider.db,
+                rider.account,
+                values.get("otp_key", ""),
+                values.get("sent_to", ""),
+                values.get("otp", ""),
             )
-
-        def done(_result) -> None:
-            self.otp_verified = True
-            self.otp_notice = ""
-
-        async for update in self._phone_call("verifying", work, done):
-            yield update
+        except SQLAlchemyError:
+            self.form_error = events_msg.LIST_FAILED
+            return
+        self.otp_verified = True
+        self.otp_notice = ""
 
 
 class ThankYouState(rx.State):

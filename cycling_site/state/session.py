@@ -1,33 +1,69 @@
-"""The signed-in rider as the browser sees it: two cookies, the header's user, the route guard."""
+"""Who the rider is, decided on the server: the session cookies of this connection, verified on every use.
 
+The browser holds the session in two HttpOnly cookies that only HTTP responses write
+(api/browser_session.py). They reach this state in the live connection's handshake headers, which the
+browser cannot change over the socket; client-storage vars never say who the rider is. Every state that
+acts for the rider gets the account through `signed_in_account` or `rider_action` below.
+"""
+
+import functools
+import inspect
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 import reflex as rx
 from sqlmodel import Session
+from starlette.requests import cookie_parser
 
 from cycling_site.db import get_session
+from cycling_site.models import Account
 from cycling_site.routes import path_of, requires_login
-from cycling_site.services import accounts, profile, tokens
-from cycling_site.settings import settings
+from cycling_site.services import profile, tokens
+from cycling_site.services.validation import FormErrors
 
 HOME_AFTER_LOGIN = "/user/activities#profile"
 CHECK_INTERVAL_MS = 120_000
-
-_cookie_options = {
-    "max_age": settings.session_remember_days * 24 * 3600,
-    "domain": settings.cookie_domain or None,
-    "secure": settings.cookie_secure or None,
-    "same_site": "lax",
-}
+SESSION_ENDPOINT = "/api/auth/session"
 
 
 def login_url(reason: str, redirect: str) -> str:
     return f"{path_of('login')}?{urlencode({'redirect': redirect, 'reason': reason})}"
 
 
+def _post_form(action: str, fields: dict[str, str]) -> rx.event.EventSpec:
+    """A full-page form POST: the answer sets or removes the HttpOnly cookies and redirects."""
+    return rx.call_script(
+        "(() => { const form = document.createElement('form'); form.method = 'post';"
+        f" form.action = {json.dumps(action)};"
+        f" for (const [name, value] of Object.entries({json.dumps(fields)})) {{"
+        " const input = document.createElement('input'); input.type = 'hidden'; input.name = name;"
+        " input.value = value; form.appendChild(input); }"
+        " document.body.appendChild(form); form.submit(); })()"
+    )
+
+
+def start_session(handle: str) -> rx.event.EventSpec:
+    """Posts a sign-in handle for the session cookies; the answer leads where the handle says."""
+    return _post_form(SESSION_ENDPOINT, {"handle": handle})
+
+
+def end_session(next_path: str) -> rx.event.EventSpec:
+    """Signs out in the browser (token revoked, cookies removed), then opens `next_path`."""
+    return _post_form(f"{SESSION_ENDPOINT}/end", {"next": next_path})
+
+
+def clear_dead_cookies() -> rx.event.EventSpec:
+    """Removes session cookies that no longer make a session, without leaving the page."""
+    return rx.call_script(
+        f"fetch('{SESSION_ENDPOINT}/clear', {{method: 'POST', credentials: 'same-origin'}})"
+    )
+
+
 class SessionState(rx.State):
-    user_id: str = rx.Cookie("", name="rider_id", **_cookie_options)
-    token: str = rx.Cookie("", name="rider_token", **_cookie_options)
+    """The header's rider and the route guard; filled only from a verified session."""
+
     signed_in: bool = False
     firstname: str = ""
     lastname: str = ""
@@ -42,47 +78,36 @@ class SessionState(rx.State):
     def avatar_url(self) -> str:
         return profile.avatar_url(self.avatar)
 
+    def _cookies(self) -> tuple[str, str]:
+        """The session cookies this connection presented when it opened (server-side headers)."""
+        cookies = cookie_parser(self.router.headers.cookie or "")
+        return cookies.get(tokens.TOKEN_COOKIE, ""), cookies.get(tokens.USER_ID_COOKIE, "")
+
+    def _check(self, db: Session) -> tokens.SessionCheck:
+        """Verifies the session afresh (signature, expiry, revocation, password change); the header
+        follows. Both cookies are needed (spec 3)."""
+        token, user_id = self._cookies()
+        if token and user_id:
+            check = tokens.check_session(db, token, user_id)
+        else:
+            check = tokens.SessionCheck("missing")
+        if check.account is None:
+            self._forget()
+        else:
+            self._show(check.account)
+        return check
+
     def _forget(self) -> None:
-        self.user_id = ""
-        self.token = ""
         self.signed_in = False
         self.firstname = self.lastname = self.avatar = ""
         self.is_kid = False
 
-    def _remember(self, account) -> None:
+    def _show(self, account: Account) -> None:
         self.signed_in = True
         self.firstname = account.firstname
         self.lastname = account.lastname
         self.avatar = account.avatar or ""
         self.is_kid = account.is_kid
-
-    def start(self, token: str, account) -> None:
-        """Called by sign-in: stores both cookies and the header's user."""
-        self.token = token
-        self.user_id = account.uuid
-        self._remember(account)
-
-    def _check(self) -> str:
-        """ok, missing (no cookies) or invalid (expired, revoked or tampered: cookies cleared)."""
-        if not self.token or not self.user_id:
-            self._forget()
-            return "missing"
-        with get_session() as session:
-            check = tokens.check_session(session, self.token, self.user_id)
-        if check.account is None:
-            self._forget()
-            return "invalid"
-        self._remember(check.account)
-        return "ok"
-
-    def current_account(self, session: Session | None = None):
-        """The signed-in account, checked afresh: a revoked or expired session reads nothing.
-
-        Given the caller's database session, the account is read in it, ready to be changed there."""
-        if session is not None:
-            return tokens.check_session(session, self.token, self.user_id).account
-        with get_session() as own:
-            return tokens.check_session(own, self.token, self.user_id).account
 
     def _current_path(self) -> str:
         url = self.router.url
@@ -90,21 +115,83 @@ class SessionState(rx.State):
 
     @rx.event
     def guard(self):
-        """On every page load and session check: routes flagged authRequired need a valid session."""
-        status = self._check()
-        if status == "ok" or not requires_login(self.router.url.path):
-            return None
-        reason = "session_expired" if status == "missing" else "token_expired"
-        return rx.redirect(login_url(reason, self._current_path()), replace=True)
+        """On every page load and session check: routes flagged authRequired need a valid session.
 
-    def end(self) -> None:
-        """Revokes the token and forgets the session."""
-        if self.token:
-            with get_session() as session:
-                accounts.logout(session, self.token)
-        self._forget()
+        Cookies that no longer make a session are removed (spec 1: storage and cookies are cleared)."""
+        with get_session() as db:
+            check = self._check(db)
+        if check.status == "ok":
+            return None
+        events = [clear_dead_cookies()] if any(self._cookies()) else []
+        if requires_login(self.router.url.path):
+            reason = "session_expired" if check.status == "missing" else "token_expired"
+            events.append(rx.redirect(login_url(reason, self._current_path()), replace=True))
+        return events or None
 
     @rx.event
     def logout(self):
-        self.end()
-        return rx.redirect(path_of("login"))
+        self._forget()
+        return end_session(path_of("login"))
+
+
+async def signed_in_account(state: rx.State, db: Session) -> Account | None:
+    """The account of this connection's verified session, read in `db`; None for a visitor."""
+    return (await state.get_state(SessionState))._check(db).account
+
+
+@dataclass(frozen=True)
+class Rider:
+    """What a rider action works with: an open database session and the verified account in it."""
+
+    db: Session
+    account: Account
+
+
+def rider_action(*, busy: str = "", errors: str = "") -> Callable:
+    """Makes a handler act for the signed-in rider, always the same way.
+
+    The handler gets a `Rider` as its first argument. `busy` names a flag shown while it runs (sent at
+    once); without a verified session the handler does not run and the route guard takes over; `errors`
+    names where form errors show (a dict of messages, or a str for the first one), emptied at the start."""
+
+    def decorate(handler: Callable) -> Callable:
+        @functools.wraps(handler)
+        async def act(self, *args, **kwargs):
+            if errors:
+                setattr(self, errors, {} if isinstance(getattr(self, errors), dict) else "")
+            if busy:
+                setattr(self, busy, True)
+                yield
+            try:
+                with get_session() as db:
+                    account = await signed_in_account(self, db)
+                    if account is None:
+                        yield SessionState.guard
+                        return
+                    # The connection goes back to the pool while the handler waits on other services.
+                    db.commit()
+                    result = handler(self, Rider(db, account), *args, **kwargs)
+                    if inspect.isasyncgen(result):
+                        async for update in result:
+                            yield update
+                    elif (update := await result) is not None:
+                        yield update
+            except FormErrors as exc:
+                if not errors:
+                    raise
+                first = next(iter(exc.errors.values()))
+                setattr(self, errors, exc.errors if isinstance(getattr(self, errors), dict) else first)
+            finally:
+                if busy:
+                    setattr(self, busy, False)
+
+        # Reflex reads the handler's arguments from its signature: the rider is not one the browser sends.
+        signature = inspect.signature(handler)
+        own, _rider, *sent = signature.parameters.values()
+        act.__signature__ = signature.replace(parameters=[own, *sent])
+        act.__annotations__ = {
+            name: kind for name, kind in handler.__annotations__.items() if name != "rider"
+        }
+        return act
+
+    return decorate

@@ -12,14 +12,13 @@ from cycling_site.clients import activity as activity_client
 from cycling_site.embedded import activity_service
 from cycling_site.models import Role
 from cycling_site.models.activities import Ride
-from cycling_site.services import activities, payload_crypto
+from cycling_site.services import accounts, activities, payload_crypto
 from cycling_site.services.payload_crypto import seal
 from cycling_site.settings import settings
 from tests.activity_support import INDOOR, PAUSED, add_ride, fixture_bytes, small_fit
 from tests.api.test_auth_api import sign_in
 from tests.api.test_profile_api import bearer
 
-activity_service.install(api)
 BASE = activity_client.EMBEDDED_PREFIX
 UPLOAD = f"{BASE}/v2/rider/activities/upload"
 START = datetime(2026, 11, 2, 6, 0, tzinfo=UTC)
@@ -51,6 +50,11 @@ def _refused(response, status_code: int, message: str) -> None:
 
 def _rides(session) -> int:
     return session.exec(select(func.count()).select_from(Ride)).one()
+
+
+@pytest.fixture(autouse=True)
+def embedded():
+    activity_service.install(api, accounts.rider_exists)
 
 
 @pytest.fixture
@@ -111,6 +115,21 @@ def test_an_upload_without_a_file_or_with_bad_fields_is_refused(client, session,
     _refused(response, 400, activity_service.NO_FILE)
     assert _upload(client, small_fit(START), rider.uuid, type="race").json()["message"] == activities.BAD_TYPE
     assert _upload(client, small_fit(START), rider.uuid, ftp="abc").status_code == 400
+    assert _rides(session) == 0
+
+
+@pytest.mark.parametrize("owner", ["unknown", "deleted", "junk", "nul"])
+def test_uploads_for_riders_the_site_does_not_have_are_refused(client, session, make_account, owner):
+    """The game client can only store rides of existing riders: no ownerless rides."""
+    uuids = {
+        "unknown": "33333333-3333-3333-3333-333333333333",
+        "deleted": make_account(deleted_at=datetime(2026, 1, 1, tzinfo=UTC)).uuid,
+        "junk": "'; drop table ride; --",
+        "nul": "abc\x00def",
+    }
+    response = _upload(client, small_fit(START), uuids[owner])
+    assert response.status_code == 404, response.text
+    assert response.json() == {"status": False, "message": activity_service.UNKNOWN_RIDER}
     assert _rides(session) == 0
 
 

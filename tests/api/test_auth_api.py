@@ -11,12 +11,13 @@ from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from cycling_site.api.deps import TOKEN_COOKIE
 from cycling_site.api.middleware import MAX_REQUEST_BYTES, SiteMiddleware
 from cycling_site.messages import accounts as msg
 from cycling_site.messages import site as site_msg
 from cycling_site.models import Account, OutboxMessage
+from cycling_site.services import parental_consent, tokens
 from cycling_site.services.accounts import NAME_MAX
+from cycling_site.services.tokens import TOKEN_COOKIE
 from tests.unit.conftest import DEMO_PASSWORD, count, solve_payload
 
 LOGIN = "/api/auth/login"
@@ -99,11 +100,11 @@ def test_kid_waiting_for_approval_answers_parental_consent(client, make_account)
     kid = make_account(email="kid@example.com", dob=date.fromisoformat(years_ago(12)), is_kid=True)
     response = client.post(LOGIN, json=login_body("kid@example.com"))
     assert response.status_code == 200
-    assert response.json()["data"] == {
-        "requiresParentalConsent": True,
-        "childUserId": kid.uuid,
-        "userAge": 12,
-    }
+    data = response.json()["data"]
+    assert data == {"requiresParentalConsent": True, "childUserId": data["childUserId"], "userAge": 12}
+    # A short-lived handle of the kid's own sign-in, never the uuid anyone could learn.
+    assert data["childUserId"] != kid.uuid
+    assert tokens.read_link(data["childUserId"], parental_consent.HANDLE_PURPOSE)["sub"] == kid.uuid
 
 
 @pytest.mark.parametrize(
@@ -323,7 +324,9 @@ def test_kid_registration_needs_parental_consent(client, session):
     assert body["message"] == msg.REGISTERED_KID
     account = session.exec(select(Account).where(Account.email == "layla@example.com")).one()
     assert account.is_kid is True
-    assert body["data"] == {"requiresParentalConsent": True, "childUserId": account.uuid, "userAge": 10}
+    handle = body["data"]["childUserId"]
+    assert body["data"] == {"requiresParentalConsent": True, "childUserId": handle, "userAge": 10}
+    assert tokens.read_link(handle, parental_consent.HANDLE_PURPOSE)["sub"] == account.uuid
     assert "/verify-kid?es=" in session.exec(select(OutboxMessage)).one().body
 
 
@@ -422,7 +425,8 @@ def site() -> TestClient:
 
 def assert_security_headers(response) -> None:
     assert response.headers["x-frame-options"] == "DENY"
-    assert response.headers["content-security-policy"] == "frame-ancestors 'none'"
+    assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+    assert "object-src 'none'" in response.headers["content-security-policy"]
     assert response.headers["x-content-type-options"] == "nosniff"
     assert response.headers["referrer-policy"] == "strict-origin-when-cross-origin"
 

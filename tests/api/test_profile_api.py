@@ -8,11 +8,11 @@ from fastapi.testclient import TestClient
 from PIL import Image
 from sqlmodel import select
 
-from cycling_site.api.deps import TOKEN_COOKIE
 from cycling_site.messages import accounts as msg
 from cycling_site.messages import site as site_msg
 from cycling_site.models import Account, AccountCode, OutboxMessage, Role
 from cycling_site.services import profile
+from cycling_site.services.tokens import TOKEN_COOKIE
 from cycling_site.settings import settings
 from tests.api.test_auth_api import assert_error_shape, login_body, sign_in
 from tests.unit.conftest import DEMO_PASSWORD

@@ -329,6 +329,41 @@ def test_otp_calls_need_a_sign_in(client, session):
     assert count(session, OutboxMessage) == 0 and count(session, PhoneVerification) == 0
 
 
+def test_codes_to_one_number_are_capped_with_429(client, session, make_account):
+    event = _seed(session)[ALL_FLAGS]
+    for rider in range(5):
+        account = make_account(email=f"rider{rider}@example.com")
+        headers = bearer(tokens.issue_session_token(account, False).token)
+        assert _send(client, headers, event.id, NUMBER).status_code == 200
+    fresh = bearer(tokens.issue_session_token(make_account(email="fresh@example.com"), False).token)
+    _assert_refused(_send(client, fresh, event.id, NUMBER), {"phone": msg.OTP_TOO_MANY}, 429)
+    assert count(session, OutboxMessage) == 5
+
+
+def test_codes_one_account_sends_are_capped_whatever_the_number(client, session, make_account):
+    """SMS pumping: one account asking for codes to number after number."""
+    event = _seed(session)[ALL_FLAGS]
+    headers = _signed_in(client, make_account)
+    for last in range(5):
+        assert _send(client, headers, event.id, f"50123456{last}").status_code == 200
+    _assert_refused(_send(client, headers, event.id, "501234569"), {"phone": msg.OTP_SEND_LIMIT}, 429)
+    assert count(session, OutboxMessage) == 5
+    other = _signed_in(client, make_account, email="other@example.com")
+    assert _send(client, other, event.id, "501234569").status_code == 200
+
+
+def test_codes_sent_from_one_address_are_capped(client, session, make_account):
+    """Many accounts from one client address: the address runs out, whichever account asks."""
+    event = _seed(session)[ALL_FLAGS]
+    for rider in range(20):
+        account = make_account(email=f"rider{rider}@example.com")
+        headers = bearer(tokens.issue_session_token(account, False).token)
+        assert _send(client, headers, event.id, f"5012345{rider:02d}").status_code == 200
+    fresh = bearer(tokens.issue_session_token(make_account(email="fresh@example.com"), False).token)
+    _assert_refused(_send(client, fresh, event.id, "501239999"), {"phone": msg.OTP_SEND_LIMIT}, 429)
+    assert count(session, OutboxMessage) == 20
+
+
 # --- The submit -------------------------------------------------------------------------------------
 
 
@@ -584,15 +619,17 @@ def test_the_owner_downloads_a_file_by_a_short_lived_link(client, session, make_
     claims = tokens.read_link(url.rsplit("/", 1)[-1], rider_files.LINK_PURPOSE)
     assert claims["sub"] == str(files["front"].id)
 
-    download = client.get(url)
+    download = client.get(url, headers=headers)
     assert download.status_code == 200
     assert download.content == file_samples.jpeg()
     assert download.headers["content-type"] == "image/jpeg"
     assert download.headers["cache-control"] == "private, no-store"
-    assert "front.jpg" in download.headers["content-disposition"]
+    assert download.headers["content-disposition"] == 'attachment; filename="front.jpg"'
+    assert download.headers["x-content-type-options"] == "nosniff"
+    assert download.headers["content-security-policy"] == "sandbox"
 
     back = client.post(FILE_DOWNLOAD, json={"key": str(files["back"].id)}, headers=headers).json()
-    png = client.get(back["data"]["url"])
+    png = client.get(back["data"]["url"], headers=headers)
     assert (png.status_code, png.headers["content-type"], png.content) == (
         200,
         "image/png",
@@ -621,7 +658,7 @@ def test_race_control_downloads_any_riders_file(client, session, make_account):
     marshal = _signed_in(client, make_account, email="marshal@example.com", role=Role.race_control)
     response = client.post(FILE_DOWNLOAD, json={"key": str(files["back"].id)}, headers=marshal)
     assert response.status_code == 200, response.text
-    download = client.get(response.json()["data"]["url"])
+    download = client.get(response.json()["data"]["url"], headers=marshal)
     assert (download.status_code, download.content) == (200, file_samples.png())
     assert download.headers["cache-control"] == "private, no-store"
     assert count(session, RiderFile) == 2
@@ -642,6 +679,7 @@ def test_a_tampered_expired_or_foreign_link_is_not_found(client, session, make_a
     )
     other_purpose = tokens.sign_link(str(files["front"].id), "session", timedelta(minutes=5))
     not_a_file = tokens.sign_link("999", rider_files.LINK_PURPOSE, timedelta(minutes=5))
+    assert client.get(url, headers=headers).status_code == 200
     for bad in (
         f"{head}.{payload}.{flipped}",
         token + "x",
@@ -652,15 +690,69 @@ def test_a_tampered_expired_or_foreign_link_is_not_found(client, session, make_a
         not_a_file,
         "x" * 2500,
     ):
-        response = client.get(f"/api/events/files/{bad}")
+        response = client.get(f"/api/events/files/{bad}", headers=headers)
         assert response.status_code == 404, bad
         assert response.json() == {"status": False, "message": msg.LINK_EXPIRED}
 
     rider_files._path(files["front"].stored_as).unlink()
-    response = client.get(url)
+    response = client.get(url, headers=headers)
     assert response.status_code == 404
     assert response.json() == {"status": False, "message": msg.LINK_EXPIRED}
     assert count(session, RiderFile) == 2
+
+
+def test_a_link_serves_only_the_session_it_was_made_for(client, session, make_account):
+    """A link that leaks (browser history, a proxy log, a shared screen) is of no use to anyone else."""
+    _seed(session)
+    headers = _signed_in(client, make_account)
+    files = _register_identity(client, session, headers)
+    url = client.post(FILE_DOWNLOAD, json={"key": str(files["front"].id)}, headers=headers).json()["data"][
+        "url"
+    ]
+    stranger = _signed_in(client, make_account, email="stranger@example.com")
+    marshal = _signed_in(client, make_account, email="marshal@example.com", role=Role.race_control)
+    for other in ({}, stranger, marshal, {"Authorization": "Bearer not-a-session"}):
+        response = client.get(url, headers=other)
+        assert response.status_code == 404
+        assert response.json() == {"status": False, "message": msg.LINK_EXPIRED}
+
+    # The browser opens the link with its session cookie.
+    client.cookies.set(tokens.TOKEN_COOKIE, headers["Authorization"].removeprefix("Bearer "))
+    assert client.get(url).content == file_samples.jpeg()
+
+
+def test_a_file_is_served_under_a_safe_name_with_its_real_extension(client, session, make_account):
+    _seed(session)
+    headers = _signed_in(client, make_account)
+    event = _event(session, IDENTITY_ONLY)
+    uploads = {
+        "front": ("invoice\u202egpj.html", file_samples.pdf(), "text/html"),
+        "back": ("back.png", file_samples.png(), "image/png"),
+    }
+    response = client.post(REGISTRATION, data=_identity_form(event.id), files=uploads, headers=headers)
+    assert response.status_code == 200, response.text
+    session.expire_all()
+    front = session.exec(select(RiderFile).where(RiderFile.kind == "front")).one()
+    assert (front.name, front.content_type) == ("invoicegpj.pdf", "application/pdf")
+    url = client.post(FILE_DOWNLOAD, json={"key": str(front.id)}, headers=headers).json()["data"]["url"]
+    download = client.get(url, headers=headers)
+    assert download.headers["content-disposition"] == 'attachment; filename="invoicegpj.pdf"'
+    assert download.headers["content-type"] == "application/pdf"
+    assert download.headers["content-security-policy"] == "sandbox"
+
+
+def test_a_polyglot_upload_is_refused_and_stores_nothing(client, session, make_account):
+    _seed(session)
+    headers = _signed_in(client, make_account)
+    before = _snapshot(session, IDENTITY_ONLY)
+    response = client.post(
+        REGISTRATION,
+        data=_identity_form(_event(session, IDENTITY_ONLY).id),
+        files=_uploads(proof=None, front=("front.jpg", file_samples.jpeg_with_html(), "image/jpeg")),
+        headers=headers,
+    )
+    _assert_refused(response, {"front": msg.INVALID_FILE_TYPE})
+    assert _snapshot(session, IDENTITY_ONLY) == before
 
 
 # --- Odd ids and keys: answered as missing, nothing stored ---------------------------------------------

@@ -8,7 +8,7 @@ from sqlmodel import Session, select
 
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, AccountCode, OutboxMessage
-from cycling_site.services import tokens, verification
+from cycling_site.services import parental_consent, tokens, verification
 from cycling_site.services.accounts import age_on, password_matches
 from cycling_site.settings import settings
 from tests.unit.conftest import DEMO_PASSWORD, count, from_mail, reload, solve_payload
@@ -193,6 +193,23 @@ def test_key_new(client, session, unverified):
     assert count(session, OutboxMessage) == 2
 
 
+def test_new_codes_past_the_hourly_cap_answer_429(client, session, unverified):
+    key = otp_key(session)
+    for _ in range(5):
+        key = ok(client.post(f"{AUTH}/key/new", json={"key": key}))["data"]["key"]
+    body = error(client.post(f"{AUTH}/key/new", json={"key": key}), msg.TOO_MANY_EMAILS, 429)
+    assert "errors" not in body
+    assert count(session, OutboxMessage) == 6
+
+
+def test_reset_e_mails_past_the_hourly_cap_answer_429(client, session, unverified):
+    for _ in range(5):
+        ok(client.post(f"{AUTH}/forget_password", json={"email": unverified.email}))
+    refused = client.post(f"{AUTH}/forget_password", json={"email": unverified.email})
+    body = error(refused, msg.TOO_MANY_EMAILS, 429)
+    assert body["errors"] == {"email": [msg.TOO_MANY_EMAILS]}
+
+
 # --- Resend by e-mail ------------------------------------------------------------------------------------
 
 
@@ -223,12 +240,17 @@ def test_verify_email_validates_the_address(client, session, email):
 # --- Parental consent ------------------------------------------------------------------------------------
 
 
+def handle(child: Account) -> str:
+    """childUserId as the kid's sign-up or sign-in answers it: a short-lived signed handle."""
+    return parental_consent.consent_handle(child)
+
+
 def consent(child: Account, parent: str = PARENT) -> dict:
-    return {"parentEmail": parent, "childUserId": child.uuid, "userAge": 11}
+    return {"parentEmail": parent, "childUserId": handle(child), "userAge": 11}
 
 
 def test_parental_consent_flow_with_approval(client, session, kid):
-    approved = client.post(f"{AUTH}/check-parental-approval", json={"childUserId": kid.uuid})
+    approved = client.post(f"{AUTH}/check-parental-approval", json={"childUserId": handle(kid)})
     assert ok(approved) == {"status": True, "data": {"approved": False}}
 
     answer = ok(client.post(f"{AUTH}/parental-consent", json=consent(kid)))
@@ -242,7 +264,7 @@ def test_parental_consent_flow_with_approval(client, session, kid):
 
     decided = ok(client.post(f"{AUTH}/parental-approval", json={"code": code, "approve": True}))
     assert decided == {"status": True, "message": msg.CONSENT_APPROVED}
-    approved = client.post(f"{AUTH}/check-parental-approval", json={"childUserId": kid.uuid})
+    approved = client.post(f"{AUTH}/check-parental-approval", json={"childUserId": handle(kid)})
     assert ok(approved)["data"] == {"approved": True}
     login = {"email": "kid@example.com", "password": DEMO_PASSWORD, "token": solve_payload()}
     token = ok(client.post(f"{AUTH}/login", json=login))["data"]["token"]
@@ -264,15 +286,15 @@ def test_parental_consent_decline(client, session, kid):
     assert stored.deleted_at is not None
     login = {"email": "kid@example.com", "password": DEMO_PASSWORD, "token": solve_payload()}
     error(client.post(f"{AUTH}/login", json=login), msg.LOGIN_FAILED)
-    approved = client.post(f"{AUTH}/check-parental-approval", json={"childUserId": kid.uuid})
+    approved = client.post(f"{AUTH}/check-parental-approval", json={"childUserId": handle(kid)})
     assert ok(approved)["data"] == {"approved": False}
 
 
 def test_resend_parental_consent_waits_five_minutes(client, session, kid):
     ok(client.post(f"{AUTH}/parental-consent", json=consent(kid)))
     first = approval_code(session)
-    resend = {"parentEmail": "mother@example.com", "childUserId": kid.uuid}
-    body = error(client.post(f"{AUTH}/resend-parental-consent", json=resend), msg.CONSENT_WAIT)
+    resend = {"parentEmail": "mother@example.com", "childUserId": handle(kid)}
+    body = error(client.post(f"{AUTH}/resend-parental-consent", json=resend), msg.CONSENT_WAIT, 429)
     assert body["errors"] == {"form": [msg.CONSENT_WAIT]}
     assert count(session, OutboxMessage) == 1
 
@@ -300,11 +322,18 @@ def test_parental_consent_refusals(client, session, kid, parent, field, message)
     assert count(session, OutboxMessage) == 0
 
 
-@pytest.mark.parametrize("child", ["adult", "unknown", "empty"])
-def test_parental_consent_for_a_rider_who_needs_none(client, session, make_account, child):
-    child_uuid = {"adult": make_account().uuid, "unknown": "no-such-rider", "empty": ""}[child]
-    body = {"parentEmail": PARENT, "childUserId": child_uuid}
+def test_parental_consent_for_a_rider_who_needs_none(client, session, make_account):
+    body = {"parentEmail": PARENT, "childUserId": handle(make_account())}
     error(client.post(f"{AUTH}/parental-consent", json=body), msg.CONSENT_NOT_NEEDED)
+    assert count(session, OutboxMessage) == 0
+
+
+@pytest.mark.parametrize("child", ["uuid", "unknown", "empty"])
+def test_parental_consent_needs_the_kids_own_handle(client, session, kid, child):
+    """A stranger who knows the kid's uuid cannot send the request to their own address."""
+    child_user_id = {"uuid": kid.uuid, "unknown": "no-such-rider", "empty": ""}[child]
+    body = {"parentEmail": "stranger@example.com", "childUserId": child_user_id}
+    error(client.post(f"{AUTH}/parental-consent", json=body), msg.CONSENT_REQUEST_EXPIRED)
     assert count(session, OutboxMessage) == 0
 
 

@@ -1,4 +1,6 @@
-"""What a rider does over and over: pass the human check, sign in, read the session cookies."""
+"""What a rider does over and over: pass the human check, sign in, read the session cookies.
+
+The session cookies are HttpOnly: the page's scripts never see them, the browser context does."""
 
 import base64
 import json
@@ -57,14 +59,20 @@ def token_claims(token: str) -> dict:
 
 
 def at(path: str, query: str = "") -> re.Pattern:
-    """The URL of exactly this path (a trailing slash and a hash allowed), with this query if given."""
+    """The URL of exactly this path (a trailing slash allowed, and a hash unless the path names one), with
+    this query if given."""
+    path, _, fragment = path.partition("#")
     query_part = re.escape("?" + query) if query else ""
-    return re.compile(rf"^http://[^/]+{re.escape(path.rstrip('/'))}/?{query_part}(#.*)?$")
+    fragment_part = re.escape("#" + fragment) if fragment else "(#.*)?"
+    return re.compile(rf"^http://[^/]+{re.escape(path.rstrip('/'))}/?{query_part}{fragment_part}$")
 
 
-def wait_signed_out(page: Page) -> None:
-    """Waits until the page has emptied both session cookies."""
-    page.wait_for_function("() => !/rider_(id|token)=[^;]/.test(document.cookie)")
+def clearing_cookies(page: Page):
+    """Expects the page to remove session cookies that no longer make a session (its POST to
+    /api/auth/session/clear); use it around the action, then read the cookies."""
+    return page.expect_response(
+        lambda response: response.url.endswith("/api/auth/session/clear") and response.status == 204
+    )
 
 
 def open_mailbox(page: Page, recipient: str):

@@ -1,7 +1,8 @@
 """SIGN IN: messages, the human check, redirect order, kid and forced-reset answers, rate limit."""
 
 import re
-from datetime import date
+from datetime import UTC, date, datetime
+from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Page, expect
 from sqlmodel import select
@@ -9,6 +10,7 @@ from sqlmodel import select
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account
 from cycling_site.seed import DEMO_PASSWORD
+from cycling_site.services import parental_consent, tokens
 from cycling_site.services.accounts import hash_password
 from cycling_site.settings import settings
 from tests.e2e.helpers import (
@@ -138,12 +140,18 @@ def test_header_log_out_revokes_the_session(page: Page):
     assert page.request.get("/api/auth/profile", headers={"Authorization": f"Bearer {token}"}).status == 401
 
 
+def _session_cookie_expiries(page: Page) -> set[float]:
+    return {c["expires"] for c in page.context.cookies() if c["name"] in ("rider_id", "rider_token")}
+
+
 def test_stay_signed_in_sets_the_session_length(page: Page):
     sign_in(page)
     expect(page).to_have_url(HOME)
     wait_signed_in(page)
     claims = token_claims(session_cookies(page)["rider_token"])
     assert abs(claims["exp"] - claims["iat"] - settings.session_remember_days * 24 * 3600) < 1
+    for expires in _session_cookie_expiries(page):
+        assert abs(expires - datetime.now(UTC).timestamp() - settings.session_remember_days * 86400) < 60
 
     page.goto("/auth/login?action=logout")
     expect(page.locator("#header-login")).to_be_visible()
@@ -155,14 +163,17 @@ def test_stay_signed_in_sets_the_session_length(page: Page):
     wait_signed_in(page)
     claims = token_claims(session_cookies(page)["rider_token"])
     assert abs(claims["exp"] - claims["iat"] - settings.session_short_hours * 3600) < 1
+    # Off: the cookies end with the browser (and the token after 12 hours on the server).
+    assert _session_cookie_expiries(page) == {-1}
 
 
 def test_kid_awaiting_approval_goes_to_parental_consent(page: Page, db):
     kid = db.exec(select(Account).where(Account.email == NEW_KID)).one()
     sign_in(page, NEW_KID)
-    expect(page).to_have_url(
-        re.compile(rf"^http://[^/]+/parental-consent\?childUserId={kid.uuid}&userAge=\d+$")
-    )
+    expect(page).to_have_url(re.compile(r"^http://[^/]+/parental-consent\?childUserId=[\w.-]+&userAge=\d+$"))
+    # A short-lived handle of this sign-in, not the kid's uuid.
+    handle = parse_qs(urlsplit(page.url).query)["childUserId"][0]
+    assert tokens.read_link(handle, parental_consent.HANDLE_PURPOSE)["sub"] == kid.uuid
     expect(page.get_by_role("heading", name="Parental Consent Required")).to_be_visible()
     assert session_cookies(page) == {}
 

@@ -6,7 +6,8 @@ from datetime import UTC, date, datetime, timedelta
 from playwright.sync_api import Page, expect
 
 from cycling_site.messages import accounts as msg
-from tests.e2e.helpers import at, fill_login, mail_link, new_account, sign_in, submit
+from cycling_site.services import parental_consent
+from tests.e2e.helpers import at, fill_login, mail_link, new_account, open_mailbox, sign_in, submit
 
 HOME = re.compile(r"^http://[^/]+/user/activities/?#profile$")
 
@@ -16,7 +17,20 @@ def kid(db, email: str):
 
 
 def consent_url(child) -> str:
-    return f"/parental-consent?childUserId={child.uuid}&userAge=12"
+    """The consent page as the kid's own sign-in opens it: with a short-lived handle."""
+    return f"/parental-consent?childUserId={parental_consent.consent_handle(child)}&userAge=12"
+
+
+def test_a_kids_uuid_alone_cannot_ask_for_consent(page: Page, db):
+    """Whoever learns a kid's uuid cannot send the approval e-mail to themselves."""
+    child = kid(db, "uuid.only@example.com")
+    page.goto(f"/parental-consent?childUserId={child.uuid}&userAge=12")
+    page.fill("#parentEmail", "stranger@example.com")
+    page.click("#consent-submit")
+    expect(page.locator("#consent-error")).to_have_text(msg.CONSENT_REQUEST_EXPIRED)
+    messages = open_mailbox(page, "stranger@example.com")
+    expect(page.get_by_text("No messages yet.")).to_be_visible()
+    expect(messages).to_have_count(0)
 
 
 def test_missing_child_goes_to_register(page: Page):

@@ -53,8 +53,16 @@ def sample(tmp_path: Path, name: str, data: bytes) -> str:
     return str(path)
 
 
-def upload(page: Page, kind: str, path: str) -> None:
-    page.locator(f"#upload-{kind} input[type=file]").set_input_files(path)
+def choose(page: Page, kind: str, file: str | dict) -> None:
+    """Chooses a file the browser itself refuses (its type or size), so nothing is sent."""
+    page.locator(f"#upload-{kind} input[type=file]").set_input_files(file)
+
+
+def upload(page: Page, kind: str, file: str) -> None:
+    """Chooses a file the browser sends, and waits until the site has answered it."""
+    with page.expect_response(lambda response: "/_upload" in response.url) as answer:
+        choose(page, kind, file)
+    answer.value.finished()
 
 
 def accept_disclaimer(page: Page) -> None:
@@ -114,7 +122,7 @@ def test_every_step_of_an_event_with_all_flags(page: Page, db: Session, tmp_path
     page.locator("#dob").fill("1975-03-02")
     page.locator("#wizard-next").click()
     expect_error(page, "proof", msg.PROOF_REQUIRED)
-    upload(page, "proof", sample(tmp_path, "scan.gif", file_samples.gif()))
+    choose(page, "proof", sample(tmp_path, "scan.gif", file_samples.gif()))
     expect_error(page, "proof", msg.INVALID_FILE_TYPE)
     upload(page, "proof", sample(tmp_path, "photo.jpg", file_samples.text_as_jpeg()))
     expect_error(page, "proof", msg.INVALID_FILE_TYPE)
@@ -198,7 +206,7 @@ def test_files_on_record_are_reused_and_open_through_a_private_link(page: Page, 
     next_step(page, "IDENTITY VERIFICATION")
     expect(page.locator("#id_type")).to_have_value("nationalId")
     big = {"name": "huge.jpg", "mimeType": "image/jpeg", "buffer": file_samples.oversized_jpeg()}
-    page.locator("#upload-front input[type=file]").set_input_files(big)
+    choose(page, "front", big)
     expect_error(page, "front", msg.FILE_TOO_LARGE)
     upload(page, "front", sample(tmp_path, "id-front.png", file_samples.png()))
     expect(page.locator("#front-chosen")).to_contain_text("id-front.png")

@@ -365,3 +365,15 @@ def test_attempts_from_one_address_are_limited_per_minute(session, human_check_p
     with pytest.raises(FormErrors) as caught:
         login(session, "fresh@example.com", "password", True, human_check_payload(), "198.51.100.9")
     assert caught.value.errors == {"form": msg.LOGIN_FAILED}
+
+
+def test_failed_human_checks_do_not_lock_the_account(session, make_account, human_check_payload):
+    """Anyone can send a bad human check: counting it would let them lock any rider out."""
+    make_account()
+    for _ in range(parse(settings.login_limit_per_email).amount + 1):
+        with pytest.raises(FormErrors) as caught:
+            login(session, "rider@example.com", "wrong-password", True, "bm90IGEgc29sdXRpb24=", ADDRESS)
+        assert caught.value.errors == {"token": msg.HUMAN_CHECK_REQUIRED}
+
+    result = login(session, "rider@example.com", DEMO_PASSWORD, True, human_check_payload(), ADDRESS)
+    assert result.kind == "token"

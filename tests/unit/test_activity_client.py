@@ -9,7 +9,7 @@ import pytest
 from cycling_site.api.main import api
 from cycling_site.clients import activity
 from cycling_site.embedded import activity_service
-from cycling_site.services import activities
+from cycling_site.services import accounts, activities
 from tests.activity_support import INDOOR, add_ride, fixture_bytes, small_fit
 
 pytestmark = pytest.mark.anyio
@@ -19,8 +19,9 @@ START = datetime(2026, 11, 2, 6, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
-def embedded():
-    activity_service.install(api)
+def embedded(make_account):
+    activity_service.install(api, accounts.rider_exists)
+    make_account(uuid=RIDER)
 
 
 async def test_a_ride_uploaded_through_the_client_is_listed_and_read_back(session):

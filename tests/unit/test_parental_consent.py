@@ -38,6 +38,11 @@ def wait_out_the_resend(session: Session, kid: Account) -> None:
     session.commit()
 
 
+def handle(child: Account) -> str:
+    """The consent page's childUserId, as the kid's sign-up or sign-in hands it over."""
+    return parental_consent.consent_handle(child)
+
+
 def sign_in(session: Session, email: str, payload: str):
     return login(session, email, DEMO_PASSWORD, True, payload, ADDRESS)
 
@@ -46,7 +51,7 @@ def sign_in(session: Session, email: str, payload: str):
 
 
 def test_request_mails_the_parent_a_link(session, kid):
-    parental_consent.request_consent(session, kid.uuid, " Parent@Example.COM ")
+    parental_consent.request_consent(session, handle(kid), " Parent@Example.COM ")
 
     mail = session.exec(select(OutboxMessage)).one()
     assert mail.recipient == PARENT
@@ -59,44 +64,63 @@ def test_request_mails_the_parent_a_link(session, kid):
 
 
 def test_approval_link_lives_seven_days(session, kid):
-    parental_consent.request_consent(session, kid.uuid, PARENT)
+    parental_consent.request_consent(session, handle(kid), PARENT)
     row = session.exec(select(AccountCode)).one()
     lifetime = row.expires_at.replace(tzinfo=UTC) - row.created_at.replace(tzinfo=UTC)
     assert abs(lifetime - timedelta(days=7)) < timedelta(seconds=5)
     assert row.sent_to == PARENT
 
 
-@pytest.mark.parametrize(
-    "case",
-    ["adult", "approved", "deleted", "unknown", "empty", "oversized"],
-)
+@pytest.mark.parametrize("case", ["adult", "approved", "deleted"])
 def test_request_for_a_rider_who_needs_no_consent(session, make_account, kid, case):
-    child_uuid = kid.uuid
+    child = kid
     if case == "adult":
-        child_uuid = make_account(email="adult@example.com").uuid
-    elif case in ("approved", "deleted"):
+        child = make_account(email="adult@example.com")
+    else:
         if case == "approved":
             kid.parent_approved = True
         else:
             erase_personal_data(session, kid)
         session.add(kid)
         session.commit()
-    elif case == "unknown":
-        child_uuid = "00000000-0000-4000-8000-000000000000"
-    elif case == "empty":
-        child_uuid = ""
-    else:
-        child_uuid = kid.uuid + "x" * 300
 
-    assert form_errors(parental_consent.request_consent, session, child_uuid, PARENT) == {
+    assert form_errors(parental_consent.request_consent, session, handle(child), PARENT) == {
         "form": msg.CONSENT_NOT_NEEDED
     }
     assert count(session, OutboxMessage) == 0
 
 
+def _other_purpose(kid: Account) -> str:
+    return tokens.sign_link(kid.uuid, "rider_file", timedelta(hours=1))
+
+
+def _expired(kid: Account) -> str:
+    return tokens.sign_link(kid.uuid, parental_consent.HANDLE_PURPOSE, timedelta(seconds=-1))
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        pytest.param(lambda kid: kid.uuid, id="the kid's uuid"),
+        pytest.param(lambda kid: "", id="empty"),
+        pytest.param(lambda kid: handle(kid)[:-3] + "AAA", id="tampered"),
+        pytest.param(_other_purpose, id="another purpose"),
+        pytest.param(_expired, id="expired"),
+        pytest.param(lambda kid: handle(kid) + "x" * 5000, id="oversized"),
+    ],
+)
+def test_only_the_kids_own_sign_in_can_ask_for_consent(session, kid, forge):
+    """Knowing a kid's uuid is not enough to send their consent request to oneself and approve it."""
+    assert form_errors(parental_consent.request_consent, session, forge(kid), "stranger@example.com") == {
+        "form": msg.CONSENT_REQUEST_EXPIRED
+    }
+    assert count(session, OutboxMessage) == 0
+    assert reload(session, kid).parent_email is None
+
+
 @pytest.mark.parametrize("email", ["", None, "parent@", "parent.example.com", "a" * 250 + "@example.com"])
 def test_request_needs_a_valid_parent_email(session, kid, email):
-    assert form_errors(parental_consent.request_consent, session, kid.uuid, email) == {
+    assert form_errors(parental_consent.request_consent, session, handle(kid), email) == {
         "parentEmail": msg.EMAIL_REQUIRED_VALID
     }
     assert count(session, OutboxMessage) == 0
@@ -104,40 +128,40 @@ def test_request_needs_a_valid_parent_email(session, kid, email):
 
 
 def test_parent_email_cannot_be_the_childs_own(session, kid):
-    assert form_errors(parental_consent.request_consent, session, kid.uuid, "KID@example.com") == {
+    assert form_errors(parental_consent.request_consent, session, handle(kid), "KID@example.com") == {
         "parentEmail": msg.PARENT_EMAIL_IS_CHILD
     }
     assert count(session, OutboxMessage) == 0
 
 
 def test_second_request_within_five_minutes_is_refused(session, kid):
-    parental_consent.request_consent(session, kid.uuid, PARENT)
+    parental_consent.request_consent(session, handle(kid), PARENT)
     first_code = approval_code(session)
-    assert form_errors(parental_consent.request_consent, session, kid.uuid, "other.parent@example.com") == {
-        "form": msg.CONSENT_WAIT
-    }
+    assert form_errors(
+        parental_consent.request_consent, session, handle(kid), "other.parent@example.com"
+    ) == {"form": msg.CONSENT_WAIT}
     assert count(session, OutboxMessage) == 1
     assert reload(session, kid).parent_email == PARENT
     assert parental_consent.review(session, first_code, TODAY).child_email == "kid@example.com"
 
 
 def test_request_just_inside_the_wait_is_still_refused(session, kid):
-    parental_consent.request_consent(session, kid.uuid, PARENT)
+    parental_consent.request_consent(session, handle(kid), PARENT)
     stored = reload(session, kid)
     stored.parent_consent_sent_at = datetime.now(UTC) - timedelta(seconds=295)
     session.commit()
-    assert form_errors(parental_consent.request_consent, session, kid.uuid, PARENT) == {
+    assert form_errors(parental_consent.request_consent, session, handle(kid), PARENT) == {
         "form": msg.CONSENT_WAIT
     }
     assert count(session, OutboxMessage) == 1
 
 
 def test_after_the_wait_a_new_link_replaces_the_old(session, kid):
-    parental_consent.request_consent(session, kid.uuid, PARENT)
+    parental_consent.request_consent(session, handle(kid), PARENT)
     first_code = approval_code(session)
     wait_out_the_resend(session, kid)
 
-    parental_consent.request_consent(session, kid.uuid, "mother@example.com")
+    parental_consent.request_consent(session, handle(kid), "mother@example.com")
 
     assert count(session, OutboxMessage) == 2
     second_code = approval_code(session)
@@ -151,7 +175,7 @@ def test_after_the_wait_a_new_link_replaces_the_old(session, kid):
 
 
 def test_review_shows_name_age_and_email(session, kid):
-    parental_consent.request_consent(session, kid.uuid, PARENT)
+    parental_consent.request_consent(session, handle(kid), PARENT)
     request = parental_consent.review(session, approval_code(session), TODAY)
     assert request == parental_consent.ConsentRequest("Omar Saleh", 11, "kid@example.com")
     assert parental_consent.review(session, approval_code(session), date(2025, 9, 1)).child_age == 12
@@ -163,7 +187,7 @@ def test_review_of_an_unknown_link_is_invalid(session, kid, code):
 
 
 def test_expired_link_cannot_be_reviewed_or_decided(session, kid):
-    parental_consent.request_consent(session, kid.uuid, PARENT)
+    parental_consent.request_consent(session, handle(kid), PARENT)
     code = approval_code(session)
     for row in session.exec(select(AccountCode)):
         row.expires_at = datetime.now(UTC) - timedelta(seconds=1)
@@ -175,13 +199,13 @@ def test_expired_link_cannot_be_reviewed_or_decided(session, kid):
 
 def test_approval_lets_the_kid_sign_in(session, kid, human_check_payload):
     assert sign_in(session, "kid@example.com", human_check_payload()).kind == "consent"
-    parental_consent.request_consent(session, kid.uuid, PARENT)
+    parental_consent.request_consent(session, handle(kid), PARENT)
     code = approval_code(session)
-    assert parental_consent.is_approved(session, kid.uuid) is False
+    assert parental_consent.is_approved(session, handle(kid)) is False
 
     assert parental_consent.decide(session, code, approve=True).uuid == kid.uuid
 
-    assert parental_consent.is_approved(session, kid.uuid) is True
+    assert parental_consent.is_approved(session, handle(kid)) is True
     result = sign_in(session, "kid@example.com", human_check_payload())
     assert result.kind == "token"
     assert tokens.check_session(session, result.token, kid.uuid).status == "ok"
@@ -189,13 +213,13 @@ def test_approval_lets_the_kid_sign_in(session, kid, human_check_payload):
     assert code_error(parental_consent.decide, session, code, False) == msg.CODE_USED
     assert code_error(parental_consent.review, session, code) == msg.CODE_USED
     assert reload(session, kid).deleted_at is None
-    assert form_errors(parental_consent.request_consent, session, kid.uuid, PARENT) == {
+    assert form_errors(parental_consent.request_consent, session, handle(kid), PARENT) == {
         "form": msg.CONSENT_NOT_NEEDED
     }
 
 
 def test_decline_erases_the_kids_personal_data(session, kid, human_check_payload):
-    parental_consent.request_consent(session, kid.uuid, PARENT)
+    parental_consent.request_consent(session, handle(kid), PARENT)
     code = approval_code(session)
 
     parental_consent.decide(session, code, approve=False)
@@ -207,20 +231,20 @@ def test_decline_erases_the_kids_personal_data(session, kid, human_check_payload
     assert stored.dob == date(1900, 1, 1)
     assert stored.deleted_at is not None
     assert stored.parent_approved is False
-    assert parental_consent.is_approved(session, kid.uuid) is False
+    assert parental_consent.is_approved(session, handle(kid)) is False
     assert session.exec(select(Account).where(Account.email == "kid@example.com")).first() is None
     with pytest.raises(FormErrors) as caught:
         sign_in(session, "kid@example.com", human_check_payload())
     assert caught.value.errors == {"form": msg.LOGIN_FAILED}
     # The link is spent, and the erased account cannot ask again.
     assert code_error(parental_consent.decide, session, code, True) == msg.CODE_USED
-    assert form_errors(parental_consent.request_consent, session, kid.uuid, PARENT) == {
+    assert form_errors(parental_consent.request_consent, session, handle(kid), PARENT) == {
         "form": msg.CONSENT_NOT_NEEDED
     }
 
 
 def test_link_of_a_kid_deleted_meanwhile_is_invalid(session, kid):
-    parental_consent.request_consent(session, kid.uuid, PARENT)
+    parental_consent.request_consent(session, handle(kid), PARENT)
     code = approval_code(session)
     stored = reload(session, kid)
     erase_personal_data(session, stored)
@@ -230,6 +254,6 @@ def test_link_of_a_kid_deleted_meanwhile_is_invalid(session, kid):
     assert reload(session, kid).parent_approved is False
 
 
-@pytest.mark.parametrize("child_uuid", ["", "unknown", "x" * 37])
-def test_is_approved_for_unknown_children_is_false(session, child_uuid):
-    assert parental_consent.is_approved(session, child_uuid) is False
+@pytest.mark.parametrize("child_handle", ["", "unknown", "x" * 37])
+def test_is_approved_for_unknown_children_is_false(session, child_handle):
+    assert parental_consent.is_approved(session, child_handle) is False

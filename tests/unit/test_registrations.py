@@ -20,6 +20,7 @@ from tests import file_samples
 from tests.unit.conftest import count, form_errors
 
 TODAY = date(2026, 11, 21)
+ADDRESS = "203.0.113.7"
 
 
 @pytest.fixture
@@ -184,7 +185,13 @@ def test_the_default_dial_code_is_971_when_the_event_takes_it(make_event):
 def test_files_are_kept_by_their_content(session, make_account, kind, data, content_type):
     rider = make_account()
     row = rider_files.store(session, rider, kind, "../../etc/My File", data)
-    assert (row.kind, row.content_type, row.size, row.name) == (kind, content_type, len(data), "My File")
+    extension = rider_files.KINDS[kind][content_type]
+    assert (row.kind, row.content_type, row.size, row.name) == (
+        kind,
+        content_type,
+        len(data),
+        f"My File.{extension}",
+    )
     stored = rider_files._path(row.stored_as)
     assert stored.read_bytes() == data
     assert rider_files.on_record(session, rider)[kind].id == row.id
@@ -218,15 +225,98 @@ def test_download_links_are_for_the_owner_or_race_control_and_expire(session, ma
     row = rider_files.store(session, rider, "front", "id.jpg", file_samples.jpeg())
     for viewer in (rider, marshal):
         url = rider_files.download_url(session, viewer, row.id)
-        found, path = rider_files.open_link(session, url.rsplit("/", 1)[-1])
+        found, path = rider_files.open_link(session, url.rsplit("/", 1)[-1], viewer)
         assert found.id == row.id and path.read_bytes() == file_samples.jpeg()
     assert form_errors(rider_files.download_url, session, other, row.id) == {"key": msg.DOWNLOAD_FAILED}
     assert form_errors(rider_files.download_url, session, rider, "999") == {"key": msg.DOWNLOAD_FAILED}
     expired = tokens.sign_link(str(row.id), rider_files.LINK_PURPOSE, timedelta(seconds=-1), viewer=rider.id)
-    assert rider_files.open_link(session, expired) is None
+    assert rider_files.open_link(session, expired, rider) is None
     wrong_purpose = tokens.sign_link(str(row.id), "session", timedelta(minutes=5))
-    assert rider_files.open_link(session, wrong_purpose) is None
-    assert rider_files.open_link(session, url.rsplit("/", 1)[-1] + "x") is None
+    assert rider_files.open_link(session, wrong_purpose, rider) is None
+    assert rider_files.open_link(session, url.rsplit("/", 1)[-1] + "x", marshal) is None
+
+
+def test_a_link_opens_only_for_the_account_it_was_made_for(session, make_account):
+    """Whoever else holds the URL (from history, a log, a shared screen) gets nothing."""
+    rider = make_account()
+    other = make_account(email="other@example.com")
+    marshal = make_account(email="marshal@example.com", role=Role.race_control)
+    row = rider_files.store(session, rider, "front", "id.jpg", file_samples.jpeg())
+    token = rider_files.download_url(session, rider, row.id).rsplit("/", 1)[-1]
+    assert (
+        tokens.read_link(token, rider_files.LINK_PURPOSE)["exp"]
+        <= (utcnow() + rider_files.LINK_LIFETIME).timestamp()
+    )
+    for stranger in (other, marshal, None):
+        assert rider_files.open_link(session, token, stranger) is None
+    assert rider_files.open_link(session, token, rider) is not None
+    no_viewer = tokens.sign_link(str(row.id), rider_files.LINK_PURPOSE, timedelta(minutes=5))
+    assert rider_files.open_link(session, no_viewer, rider) is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "data"),
+    [
+        ("front", file_samples.jpeg_with_html()),
+        ("back", file_samples.png_with_html()),
+        ("proof", file_samples.pdf_with_html()),
+        ("front", file_samples.jpeg_header_then_html()),
+        ("back", file_samples.png_header_then_html()),
+        ("proof", file_samples.broken_jpeg()),
+        ("front", file_samples.broken_jpeg()),
+    ],
+    ids=[
+        "jpeg+html",
+        "png+svg",
+        "pdf+iframe",
+        "jpeg-magic-then-html",
+        "png-magic-then-html",
+        "broken",
+        "cut",
+    ],
+)
+def test_polyglots_and_images_that_do_not_decode_are_refused(session, make_account, kind, data):
+    rider = make_account()
+    assert form_errors(rider_files.store, session, rider, kind, "photo.jpg", data) == {
+        kind: msg.INVALID_FILE_TYPE
+    }
+    assert count(session, RiderFile) == 0
+
+
+def test_a_video_with_markup_is_refused(session, make_account):
+    rider = make_account()
+    assert form_errors(
+        rider_files.store, session, rider, "device_video", "ride.mp4", file_samples.mp4_with_html()
+    ) == {"device_video": msg.INVALID_VIDEO_TYPE}
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "stored"),
+    [
+        ("invoice\u202egpj.html", file_samples.pdf(), "invoicegpj.pdf"),
+        ("id\u200b\u200dfront.html", file_samples.jpeg(), "idfront.jpg"),
+        ("scan.JPEG", file_samples.jpeg(), "scan.jpg"),
+        ("C:\\Users\\layla\\passport.png", file_samples.png(), "passport.png"),
+        ("line\nbreak\ttab.png", file_samples.png(), "linebreaktab.png"),
+        ("...", file_samples.png(), "file.png"),
+        ("\u202e", file_samples.pdf(), "file.pdf"),
+        ("a" * 300 + ".pdf", file_samples.pdf(), "a" * (rider_files.NAME_MAX - 4) + ".pdf"),
+    ],
+    ids=[
+        "rtl-override",
+        "zero-width",
+        "upper-case",
+        "windows-path",
+        "controls",
+        "dots",
+        "only-format",
+        "long",
+    ],
+)
+def test_file_names_are_kept_safe_with_the_extension_of_their_type(session, make_account, name, data, stored):
+    row = rider_files.store(session, make_account(), "proof", name, data)
+    assert row.name == stored
+    assert len(row.name) <= rider_files.NAME_MAX
 
 
 # --- Phone code ---------------------------------------------------------------------------------------
@@ -241,7 +331,7 @@ def _sent_code(session: Session) -> str:
 def test_a_code_goes_through_the_outbox_and_verifies_once(session, make_account, make_event):
     rider, event = make_account(), make_event(otp=True)
     phone = phone_otp.check_phone(event, "971", "501234567")
-    key = phone_otp.send_code(session, rider, event, phone, "whatsapp")
+    key = phone_otp.send_code(session, rider, event, phone, "whatsapp", ADDRESS)
     message = session.exec(select(OutboxMessage)).one()
     assert (message.channel, message.recipient) == ("whatsapp", "+971501234567")
     code = _sent_code(session)
@@ -261,9 +351,9 @@ def test_a_code_goes_through_the_outbox_and_verifies_once(session, make_account,
 def test_a_code_is_only_good_for_its_phone_rider_and_latest_send(session, make_account, make_event):
     rider, other, event = make_account(), make_account(email="o@example.com"), make_event(otp=True)
     phone = phone_otp.check_phone(event, "971", "501234567")
-    first_key = phone_otp.send_code(session, rider, event, phone, "sms")
+    first_key = phone_otp.send_code(session, rider, event, phone, "sms", ADDRESS)
     first_code = _sent_code(session)
-    second_key = phone_otp.send_code(session, rider, event, phone, "sms")
+    second_key = phone_otp.send_code(session, rider, event, phone, "sms", ADDRESS)
     second_code = _sent_code(session)
     superseded = form_errors(phone_otp.verify_code, session, rider, first_key, phone.full, first_code)
     assert superseded == {"otp": "This link or code has already been used."}
@@ -275,7 +365,7 @@ def test_a_code_is_only_good_for_its_phone_rider_and_latest_send(session, make_a
         "otp": msg.OTP_WRONG
     }
     assert count(session, PhoneVerification) == 0
-    assert form_errors(phone_otp.send_code, session, rider, event, phone, "fax") == {
+    assert form_errors(phone_otp.send_code, session, rider, event, phone, "fax", ADDRESS) == {
         "type": msg.OTP_TYPE_INVALID
     }
 
@@ -284,10 +374,38 @@ def test_codes_to_one_phone_are_capped(session, make_account, make_event):
     rider, event = make_account(), make_event(otp=True)
     phone = phone_otp.check_phone(event, "971", "509999999")
     for _ in range(5):
-        phone_otp.send_code(session, rider, event, phone, "sms")
-    assert form_errors(phone_otp.send_code, session, rider, event, phone, "sms") == {
+        phone_otp.send_code(session, rider, event, phone, "sms", ADDRESS)
+    assert form_errors(phone_otp.send_code, session, rider, event, phone, "sms", ADDRESS) == {
         "phone": msg.OTP_TOO_MANY
     }
+
+
+def test_codes_one_account_asks_for_are_capped_across_numbers(session, make_account, make_event):
+    rider, other, event = make_account(), make_account(email="other@example.com"), make_event(otp=True)
+    for last in range(5):
+        phone_otp.send_code(
+            session, rider, event, phone_otp.check_phone(event, "971", f"50999900{last}"), "sms", ADDRESS
+        )
+    sixth = phone_otp.check_phone(event, "971", "509999009")
+    assert form_errors(phone_otp.send_code, session, rider, event, sixth, "sms", ADDRESS) == {
+        "phone": msg.OTP_SEND_LIMIT
+    }
+    # The refusal used up nothing of the number's or the address's caps.
+    phone_otp.send_code(session, other, event, sixth, "sms", ADDRESS)
+
+
+def test_codes_asked_for_from_one_address_are_capped(session, make_account, make_event):
+    event = make_event(otp=True)
+    riders = [make_account(email=f"rider{number}@example.com") for number in range(21)]
+    for number, rider in enumerate(riders[:20]):
+        phone_otp.send_code(
+            session, rider, event, phone_otp.check_phone(event, "971", f"5099990{number:02d}"), "sms", ADDRESS
+        )
+    phone = phone_otp.check_phone(event, "971", "509999099")
+    assert form_errors(phone_otp.send_code, session, riders[20], event, phone, "sms", ADDRESS) == {
+        "phone": msg.OTP_SEND_LIMIT
+    }
+    assert phone_otp.send_code(session, riders[20], event, phone, "sms", "198.51.100.4")
 
 
 # --- Submit -------------------------------------------------------------------------------------------
@@ -295,7 +413,7 @@ def test_codes_to_one_phone_are_capped(session, make_account, make_event):
 
 def _verified_phone(session, rider, event, number="501234567") -> str:
     phone = phone_otp.check_phone(event, "971", number)
-    key = phone_otp.send_code(session, rider, event, phone, "sms")
+    key = phone_otp.send_code(session, rider, event, phone, "sms", ADDRESS)
     phone_otp.verify_code(session, rider, key, phone.full, _sent_code(session))
     return key
 

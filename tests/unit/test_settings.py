@@ -74,3 +74,40 @@ def test_production_seed_writes_no_demo_accounts(tmp_path):
     with engine.connect() as connection:
         assert connection.execute(select(func.count()).select_from(Account)).scalar_one() == 0
     engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("env", "origins"),
+    [
+        ({"SITE_URL": "http://localhost:3000"}, ["http://localhost:3000", "http://127.0.0.1:3000"]),
+        ({"SITE_URL": "http://127.0.0.1:8080/"}, ["http://127.0.0.1:8080", "http://localhost:8080"]),
+        ({"SITE_URL": "https://Ride.Example.com:443/app"}, ["https://ride.example.com"]),
+        (
+            {
+                "SITE_URL": "https://ride.example.com",
+                "EXTRA_ORIGINS": " https://app.example.com , http://x.test:81 ",
+            },
+            ["https://ride.example.com", "https://app.example.com", "http://x.test:81"],
+        ),
+        ({"SITE_URL": "http://localhost:3000", "APP_ENV": "production"}, ["http://localhost:3000"]),
+    ],
+    ids=["demo-localhost", "demo-loopback-ip", "https-default-port", "extra-origins", "production-no-twin"],
+)
+def test_allowed_origins_are_the_sites_own(monkeypatch, tmp_path, env, origins):
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    if env.get("APP_ENV") == "production":
+        for name in ("SECRET_KEY", "ALTCHA_HMAC_KEY", "ACTIVITY_INGEST_KEY"):
+            monkeypatch.setenv(name, f"a-real-{name.lower()}")
+        monkeypatch.setenv("ACTIVITY_SERVICE_KEY", "ab" * 32)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert load_settings().allowed_origins == origins
+
+
+@pytest.mark.parametrize("env", [{"SITE_URL": "ride.example.com"}, {"EXTRA_ORIGINS": "*"}])
+def test_an_origin_that_is_no_http_address_stops_the_start(monkeypatch, tmp_path, env):
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(ValueError, match="http"):
+        load_settings()

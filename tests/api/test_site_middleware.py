@@ -1,0 +1,267 @@
+"""The site-wide middleware as a browser or a caller meets it: the cap on streamed bodies, requests from
+other sites, CORS, and the security headers of pages and API answers."""
+
+import base64
+import dataclasses
+import hashlib
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse
+from starlette.routing import Route
+
+from cycling_site.api import middleware
+from cycling_site.api.main import api
+from cycling_site.api.middleware import MAX_REQUEST_BYTES, SiteMiddleware
+from cycling_site.messages import site as site_msg
+from cycling_site.settings import settings
+
+MB = 1024 * 1024
+SITE = settings.allowed_origins[0]
+
+
+def _counting_app() -> tuple[Starlette, dict]:
+    """An app that reads the whole body and tells how much it got; `calls` counts the requests it saw."""
+    calls = {"count": 0}
+
+    async def upload(request: Request) -> PlainTextResponse:
+        calls["count"] += 1
+        return PlainTextResponse(str(len(await request.body())))
+
+    return Starlette(routes=[Route("/upload", upload, methods=["POST"])]), calls
+
+
+async def _chunks(total: int, size: int, sent: dict) -> AsyncIterator[bytes]:
+    """A body with no Content-Length (sent chunked), counting what the server pulled."""
+    while sent["bytes"] < total:
+        chunk = b"x" * min(size, total - sent["bytes"])
+        sent["bytes"] += len(chunk)
+        yield chunk
+
+
+async def _post_streamed(app, path: str, total: int, size: int = MB) -> tuple[httpx.Response, int]:
+    sent = {"bytes": 0}
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        response = await client.post(path, content=_chunks(total, size, sent))
+    return response, sent["bytes"]
+
+
+def _assert_too_large(response: httpx.Response) -> None:
+    assert response.status_code == 413
+    assert response.json() == {"status": False, "message": site_msg.REQUEST_TOO_LARGE}
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+# --- Streamed bodies ------------------------------------------------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_a_chunked_body_over_64_mb_is_refused_without_reading_it_all():
+    app, _calls = _counting_app()
+    response, sent = await _post_streamed(SiteMiddleware(app), "/upload", 80 * MB)
+    _assert_too_large(response)
+    assert "content-length" not in response.request.headers
+    assert sent <= MAX_REQUEST_BYTES + MB
+
+
+@pytest.mark.anyio
+async def test_a_chunked_body_under_the_cap_reaches_the_app():
+    app, calls = _counting_app()
+    response, _sent = await _post_streamed(
+        SiteMiddleware(app, max_request_bytes=10_000), "/upload", 9_000, 1000
+    )
+    assert (response.status_code, response.text, calls["count"]) == (200, "9000", 1)
+
+
+@pytest.mark.anyio
+async def test_the_api_refuses_a_streamed_body_over_the_cap_with_json():
+    response, sent = await _post_streamed(
+        SiteMiddleware(api, max_request_bytes=10_000), "/api/auth/login", 100_000, 1000
+    )
+    _assert_too_large(response)
+    assert sent <= 11_000
+
+
+# --- Requests from other sites ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def site() -> TestClient:
+    async def echo(request: Request) -> JSONResponse:
+        return JSONResponse({"method": request.method})
+
+    app = Starlette(routes=[Route("/form", echo, methods=["GET", "POST", "PUT", "PATCH", "DELETE"])])
+    return TestClient(SiteMiddleware(app))
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE"])
+@pytest.mark.parametrize("origin", ["https://evil.example", "null", "http://localhost:3001"])
+def test_state_changing_requests_from_another_site_are_refused(site, method, origin):
+    response = site.request(method, "/form", headers={"Origin": origin})
+    assert response.status_code == 403
+    assert response.json() == {"status": False, "message": site_msg.CROSS_SITE_REFUSED}
+    assert response.headers["x-frame-options"] == "DENY"
+
+
+def test_a_cross_site_fetch_without_origin_is_refused(site):
+    response = site.post("/form", headers={"Sec-Fetch-Site": "cross-site"})
+    assert response.status_code == 403
+    assert response.json()["message"] == site_msg.CROSS_SITE_REFUSED
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": SITE},
+        {"Origin": "http://127.0.0.1:3000"},  # the demo's loopback twin
+        {},  # the game client, curl, other servers
+        {"Sec-Fetch-Site": "same-origin"},
+        {"Sec-Fetch-Site": "none"},
+    ],
+)
+def test_own_pages_and_callers_without_origin_may_post(site, headers):
+    response = site.post("/form", headers=headers)
+    assert (response.status_code, response.json()) == (200, {"method": "POST"})
+
+
+def test_reading_from_another_site_is_not_refused(site):
+    assert site.get("/form", headers={"Origin": "https://evil.example"}).status_code == 200
+
+
+def test_the_api_refuses_a_cross_site_sign_in():
+    client = TestClient(SiteMiddleware(api))
+    response = client.post("/api/auth/login", json={}, headers={"Origin": "https://evil.example"})
+    assert response.status_code == 403
+    assert response.json() == {"status": False, "message": site_msg.CROSS_SITE_REFUSED}
+
+
+def test_cors_answers_only_the_sites_own_origins():
+    """Reflex adds CORS (and the event socket's origin check) from rxconfig's cors_allowed_origins."""
+    from reflex.app import App
+    from reflex.config import get_config
+
+    assert list(get_config().cors_allowed_origins) == settings.allowed_origins
+    app = Starlette(routes=[Route("/ping", lambda _request: PlainTextResponse("pong"))])
+    App._add_cors(app)
+    client = TestClient(app)
+    evil = client.get("/ping", headers={"Origin": "https://evil.example"})
+    assert "access-control-allow-origin" not in evil.headers
+    own = client.get("/ping", headers={"Origin": SITE})
+    assert own.headers["access-control-allow-origin"] == SITE
+    assert own.headers["access-control-allow-credentials"] == "true"
+
+
+# --- Headers ----------------------------------------------------------------------------------------------
+
+
+INLINE = b"window.__ready = true;\n"
+MODULE = b'import "/assets/app.js";'
+
+
+def _sha(source: bytes) -> str:
+    return f"'sha256-{base64.b64encode(hashlib.sha256(source).digest()).decode()}'"
+
+
+@pytest.fixture
+def build(tmp_path, monkeypatch):
+    """A built frontend with inline scripts (a classic and a module one) and an external one."""
+    (tmp_path / "auth").mkdir()
+    (tmp_path / "index.html").write_bytes(
+        b"<!DOCTYPE html><html><head><script>" + INLINE + b'</script><script src="/assets/a.js"></script>'
+        b"</head><body></body></html>"
+    )
+    (tmp_path / "auth" / "login.html").write_bytes(
+        b'<html><body><script type="module" async="">' + MODULE + b"</script></body></html>"
+    )
+    monkeypatch.setattr(middleware, "BUILD_DIR", tmp_path)
+    monkeypatch.setattr(middleware, "_built_script_hashes", None)
+    return tmp_path
+
+
+@pytest.fixture
+def no_build(tmp_path, monkeypatch):
+    monkeypatch.setattr(middleware, "BUILD_DIR", tmp_path / "missing")
+    monkeypatch.setattr(middleware, "_built_script_hashes", None)
+
+
+def _pages_app() -> Starlette:
+    async def page(_request):
+        return PlainTextResponse("<html></html>", media_type="text/html")
+
+    async def data(_request):
+        return JSONResponse({"status": True})
+
+    return Starlette(routes=[Route("/auth/login", page), Route("/api/thing", data)])
+
+
+def _directives(response) -> dict[str, str]:
+    policy = response.headers["content-security-policy"]
+    return {part.split()[0]: " ".join(part.split()[1:]) for part in policy.split(";") if part.strip()}
+
+
+def test_pages_allow_only_their_own_and_the_builds_inline_scripts(build):
+    client = TestClient(SiteMiddleware(_pages_app(), inline_scripts=["frame_guard();"]))
+    directives = _directives(client.get("/auth/login"))
+    sources = directives["script-src"].split()
+    assert sources[:2] == ["'self'", "'unsafe-eval'"]
+    assert set(sources[2:]) == {_sha(INLINE), _sha(MODULE), _sha(b"frame_guard();")}
+    assert "'unsafe-inline'" not in sources and not any("://" in source for source in sources)
+    assert directives["object-src"] == "'none'"
+    assert directives["base-uri"] == "'self'"
+    assert directives["frame-ancestors"] == "'none'"
+    assert directives["worker-src"] == "'self' blob:"
+
+
+def test_the_build_is_read_once(build):
+    client = TestClient(SiteMiddleware(_pages_app()))
+    first = client.get("/auth/login").headers["content-security-policy"]
+    (build / "index.html").unlink()
+    assert client.get("/auth/login").headers["content-security-policy"] == first
+
+
+def test_api_answers_carry_the_policy_without_the_page_scripts(build):
+    response = TestClient(SiteMiddleware(_pages_app())).get("/api/thing")
+    assert _directives(response) == {
+        "object-src": "'none'",
+        "base-uri": "'self'",
+        "frame-ancestors": "'none'",
+    }
+    assert response.headers["x-frame-options"] == "DENY"
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_without_a_build_pages_still_get_the_base_policy(no_build):
+    response = TestClient(SiteMiddleware(_pages_app())).get("/auth/login")
+    assert _directives(response) == {
+        "object-src": "'none'",
+        "base-uri": "'self'",
+        "frame-ancestors": "'none'",
+    }
+
+
+def test_the_real_api_answers_carry_the_headers(no_build, session):
+    response = TestClient(SiteMiddleware(api)).get("/api/events/upcoming")
+    assert response.status_code == 200
+    assert _directives(response)["frame-ancestors"] == "'none'"
+    assert response.headers["referrer-policy"] == "strict-origin-when-cross-origin"
+
+
+@pytest.mark.parametrize("path", ["/auth/login", "/api/thing"])
+def test_https_adds_strict_transport_security(no_build, path):
+    over_https = TestClient(SiteMiddleware(_pages_app()), base_url="https://testserver").get(path)
+    assert over_https.headers["strict-transport-security"] == "max-age=31536000; includeSubDomains"
+    over_http = TestClient(SiteMiddleware(_pages_app())).get(path)
+    assert "strict-transport-security" not in over_http.headers
+
+
+def test_an_https_site_url_adds_strict_transport_security_behind_a_proxy(no_build, monkeypatch):
+    monkeypatch.setattr(
+        middleware, "settings", dataclasses.replace(settings, site_url="https://ride.example")
+    )
+    response = TestClient(SiteMiddleware(_pages_app())).get("/auth/login")
+    assert response.headers["strict-transport-security"] == "max-age=31536000; includeSubDomains"
