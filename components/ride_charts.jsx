@@ -73,8 +73,9 @@ function CurveTooltip({ active, payload, label, series }) {
   );
 }
 
-// Mean-maximal power curves on a log time axis. series: [{key, name, color, unit, axis: "left"|"right"}].
-export function PowerCurveChart({ data, series, height = 300, id }) {
+// Mean-maximal power curves on a log time axis. series: [{key, name, unit, axis: "left"|"right"}];
+// colors: the colour of each series, by its key.
+export function PowerCurveChart({ data, series, colors, height = 300, id }) {
   const rightAxis = series.some((s) => s.axis === "right");
   const maxSeconds = data.length ? data[data.length - 1].seconds : 1;
   const ticks = CURVE_TICKS.filter((t) => t <= maxSeconds);
@@ -103,7 +104,7 @@ export function PowerCurveChart({ data, series, height = 300, id }) {
               yAxisId={s.axis || "left"}
               dataKey={s.key}
               name={s.name}
-              stroke={s.color}
+              stroke={colors[s.key]}
               strokeWidth={2}
               dot={false}
               isAnimationActive={false}

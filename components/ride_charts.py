@@ -17,6 +17,7 @@ class PowerCurveChart(rx.Component):
 
     data: rx.Var[list[dict[str, Any]]]
     series: rx.Var[list[dict[str, Any]]]
+    colors: rx.Var[dict[str, str]]
     height: rx.Var[int]
 
 

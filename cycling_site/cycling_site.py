@@ -1,4 +1,5 @@
-"""The Reflex app: pages, the REST API, the site-wide middleware and the e-mail delivery loop."""
+"""The Reflex app: pages, the REST API, the site-wide middleware, the e-mail delivery loop, and the
+embedded outside services (the only module of the site that wires them in)."""
 
 from functools import partial
 
@@ -7,7 +8,10 @@ import reflex as rx
 import cycling_site.models  # noqa: F401  (registers the tables)
 from cycling_site.api.main import api
 from cycling_site.api.middleware import SiteMiddleware
-from cycling_site.embedded import activity_service, oauth_provider, results_service
+from cycling_site.clients import activity, oauth
+from cycling_site.embedded.activity import service as activity_service
+from cycling_site.embedded.oauth_provider import service as oauth_provider
+from cycling_site.embedded.results import service as results_service
 from cycling_site.pages import register_pages
 from cycling_site.pages.site import FRAME_GUARD, frame_guard
 from cycling_site.services import accounts
@@ -17,6 +21,9 @@ from cycling_site.ui.theme import GLOBAL_STYLE
 oauth_provider.install(api)
 activity_service.install(api, accounts.rider_exists)
 results_service.install(api)
+# The clients reach the embedded services in this process, over the same wire as a remote one.
+activity.serve_embedded_from(api)
+oauth.serve_embedded_from(api)
 app = rx.App(
     # The frame guard is put in the page by a script at run time: its hash joins the build's in the policy.
     api_transformer=[api, partial(SiteMiddleware, inline_scripts=[FRAME_GUARD])],

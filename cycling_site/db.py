@@ -33,3 +33,9 @@ engine = _make_engine(settings.db_url)
 def get_session() -> Iterator[Session]:
     with Session(engine, expire_on_commit=False) as session:
         yield session
+
+
+def session_per_request() -> Iterator[Session]:
+    """One database session for each request (the REST API's and the embedded services' dependency)."""
+    with get_session() as session:
+        yield session

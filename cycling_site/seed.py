@@ -1,4 +1,7 @@
-"""Demo data: `python -m cycling_site.seed` fills an empty database in demo mode only."""
+"""Demo data: `python -m cycling_site.seed` fills an empty database in demo mode only.
+
+Besides the app module, the one place of the site that reaches into the embedded services: it hands them
+their demo data (the riders' rides, the past races' results)."""
 
 import sys
 from datetime import date, datetime
@@ -6,15 +9,16 @@ from datetime import date, datetime
 from sqlmodel import Session, select
 
 from cycling_site.db import get_session
+from cycling_site.embedded.activity import rides
+from cycling_site.embedded.activity.demo_rides import demo_rides
+from cycling_site.embedded.activity.rides import NewRide
+from cycling_site.embedded.results import standings
+from cycling_site.embedded.results.standings import RaceEntry, seed_results
 from cycling_site.models import Account, Event, Role
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.models.common import utcnow
-from cycling_site.services import activities, results
 from cycling_site.services.accounts import hash_password
-from cycling_site.services.activities import NewRide
 from cycling_site.services.demo_events import WINNER_PRIZES, demo_events
-from cycling_site.services.demo_rides import demo_rides
-from cycling_site.services.results import seed_results
 from cycling_site.services.tracks import seed_tracks
 from cycling_site.settings import settings
 
@@ -118,7 +122,7 @@ def seed_demo_rides(session: Session, end: datetime) -> int:
                 account.ftp,
                 account.weight,
             )
-            activities.ingest(session, new)
+            rides.ingest(session, new)
             count += 1
     return count
 
@@ -131,17 +135,33 @@ def seed_demo_events(session: Session, now: datetime) -> list[Event]:
     return events
 
 
+def race_entries(events: list[Event]) -> list[RaceEntry]:
+    """The events as the results service takes them: a series (its prize structure has day tables) is
+    raced over two days, any other event over one."""
+    return [
+        RaceEntry(
+            event.id,
+            event.name,
+            event.starts_at,
+            event.distance_km,
+            event.elevation_m,
+            2 if event.prize_structure.get("templateType") == "SERIES" else 1,
+        )
+        for event in events
+    ]
+
+
 def crown_winners(session: Session, events: list[Event]) -> None:
     """Past events name as winners the top five of their stored results, with the podium prizes."""
     for event in events:
-        top = results.standings(session, event.id)[: len(WINNER_PRIZES)]
+        top = standings.standings(session, event.id)[: len(WINNER_PRIZES)]
         if top:
             event.winners = [
                 {
                     "position": row.position,
                     "name": row.rider_name,
                     "category": f"Category {row.category}",
-                    "time": results.race_time(row.time_s),
+                    "time": standings.race_time(row.time_s),
                     "prize": prize,
                 }
                 for row, prize in zip(top, WINNER_PRIZES, strict=False)
@@ -162,7 +182,7 @@ def main() -> int:
         rides = seed_demo_rides(session, now)
         events = seed_demo_events(session, now)
         tracks = seed_tracks(session)
-        result_rows = seed_results(session, events)
+        result_rows = seed_results(session, race_entries(events))
         crown_winners(session, events)
     print(
         f"Demo data written: demo accounts, {rides} rides, {len(events)} events, {tracks} tracks "

@@ -6,11 +6,11 @@ from pathlib import Path
 import numpy as np
 from sqlmodel import Session
 
-from cycling_site.models.activities import Ride
-from cycling_site.services import activities
-from cycling_site.services.demo_rides import write_fit
+from cycling_site.embedded.activity import rides
+from cycling_site.embedded.activity.demo_rides import write_fit
+from cycling_site.embedded.activity.models import Ride
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "fit"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "fit"
 EDGE810 = "Edge810-Vector-2013-08-16-15-35-10.fit"
 INDOOR = "sample-activity-indoor-trainer.fit"
 ZWIFT = "null_compressed_speed_dist.fit"
@@ -48,5 +48,5 @@ def add_ride(
     weight: float = 70,
     file_name: str = "ride.fit",
 ) -> Ride:
-    new = activities.NewRide(rider_uuid, data, file_name, type, title, route_name, ftp, weight)
-    return activities.ingest(session, new)
+    new = rides.NewRide(rider_uuid, data, file_name, type, title, route_name, ftp, weight)
+    return rides.ingest(session, new)

@@ -17,6 +17,8 @@ os.environ["LOGIN_LIMIT_PER_ADDRESS"] = "30/minute"
 import pytest  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402
 
+import cycling_site.embedded.activity.models  # noqa: E402, F401  (each service's own tables)
+import cycling_site.embedded.results.models  # noqa: E402, F401
 import cycling_site.models  # noqa: E402, F401
 from cycling_site.db import engine  # noqa: E402
 from cycling_site.services.rate_limit import reset_login_limits  # noqa: E402

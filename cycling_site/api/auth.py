@@ -1,10 +1,19 @@
 """Sign-in, sign-out, sign-up and profile (spec 1 section 7, spec 2 section 7)."""
 
 from datetime import date
+from typing import Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from cycling_site.api.answers import (
+    CONSTANTS_SENT,
+    Answer,
+    AnswerModel,
+    AnswerWithMessage,
+    Message,
+    UserProfile,
+)
 from cycling_site.api.deps import DB, OPTIONAL_SESSION, CurrentAccount, SentToken
 from cycling_site.api.errors import documented
 from cycling_site.messages import accounts as msg
@@ -39,38 +48,66 @@ class RegisterIn(BaseModel):
     token: str | None = Field(default=None, max_length=TOKEN, description="ALTCHA payload")
 
 
+class ConsentNeeded(AnswerModel):
+    """A kid whose parent has not approved the account yet: the consent page takes over."""
+
+    model_config = CONSTANTS_SENT
+
+    requiresParentalConsent: Literal[True] = True
+    childUserId: str = Field(description="A short-lived handle for the parental consent calls")
+    userAge: int
+
+
+class SignedIn(AnswerModel):
+    token: str = Field(description="The bearer token of the new session")
+    user: UserProfile
+    uuId: str
+
+
+class LoginAnswer(Answer[Literal["key"] | ConsentNeeded | SignedIn]):
+    """A session (token, user, uuId); or the literal "key" when the password must be reset first; or
+    parental consent still needed."""
+
+
+class Registered(AnswerModel):
+    model_config = CONSTANTS_SENT
+
+    requiresParentalConsent: Literal[False] = False
+    key: str = Field(description="The key for /auth/verify with the e-mailed code")
+
+
+class RegisterAnswer(AnswerWithMessage[ConsentNeeded | Registered]):
+    """An adult's account waits for e-mail verification; a kid's for a parent's consent."""
+
+
 def _client_address(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
 @router.post("/login", responses=documented(400, 403, 413, 429, 503))
-def login(body: LoginIn, request: Request, session: DB) -> dict:
+def login(body: LoginIn, request: Request, session: DB) -> LoginAnswer:
     """Answers token, user and uuId; or the literal 'key' (forced reset); or requiresParentalConsent."""
     result = accounts.login(
         session, body.email, body.password, body.remember, body.token, _client_address(request)
     )
     if result.kind == "key":
-        return {"status": True, "data": "key"}
+        return LoginAnswer(data="key")
     if result.kind == "consent":
-        data = {
-            "requiresParentalConsent": True,
-            "childUserId": parental_consent.consent_handle(result.account),
-            "userAge": result.user_age,
-        }
-        return {"status": True, "data": data}
-    data = {"token": result.token, "user": accounts.profile(result.account), "uuId": result.account.uuid}
-    return {"status": True, "data": data}
+        handle = parental_consent.consent_handle(result.account)
+        return LoginAnswer(data=ConsentNeeded(childUserId=handle, userAge=result.user_age))
+    user = accounts.profile(result.account)
+    return LoginAnswer(data=SignedIn(token=result.token, user=user, uuId=result.account.uuid))
 
 
 @router.post("/logout", openapi_extra=OPTIONAL_SESSION, responses=documented(403, 413, 503))
-def logout(session: DB, token: SentToken) -> dict:
+def logout(session: DB, token: SentToken) -> Message:
     """Ends the session that is sent, if any; without one it answers the same."""
     accounts.logout(session, token)
-    return {"status": True, "message": msg.LOGGED_OUT}
+    return Message(message=msg.LOGGED_OUT)
 
 
 @router.post("/register", responses=documented(400, 403, 413, 503))
-def register(body: RegisterIn, session: DB) -> dict:
+def register(body: RegisterIn, session: DB) -> RegisterAnswer:
     form = RegistrationForm(
         firstname=body.firstname,
         lastname=body.lastname,
@@ -87,16 +124,12 @@ def register(body: RegisterIn, session: DB) -> dict:
     )
     registration = accounts.register(session, form)
     if registration.requires_parental_consent:
-        data = {
-            "requiresParentalConsent": True,
-            "childUserId": parental_consent.consent_handle(registration.account),
-            "userAge": registration.user_age,
-        }
-        return {"status": True, "message": msg.REGISTERED_KID, "data": data}
-    data = {"requiresParentalConsent": False, "key": registration.verification_key}
-    return {"status": True, "message": msg.REGISTERED, "data": data}
+        handle = parental_consent.consent_handle(registration.account)
+        consent = ConsentNeeded(childUserId=handle, userAge=registration.user_age)
+        return RegisterAnswer(message=msg.REGISTERED_KID, data=consent)
+    return RegisterAnswer(message=msg.REGISTERED, data=Registered(key=registration.verification_key))
 
 
 @router.get("/profile", responses=documented(401, 503))
-def profile(account: CurrentAccount) -> dict:
-    return {"status": True, "data": accounts.profile(account)}
+def profile(account: CurrentAccount) -> Answer[UserProfile]:
+    return Answer[UserProfile](data=accounts.profile(account))

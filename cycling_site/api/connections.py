@@ -1,9 +1,12 @@
 """External apps (spec 1 section 7 "POST oauth, oauth/check, oauth/authorize/code"; spec 2 section 7
 remove_connection): list, connect through OAuth, link Xert, disconnect."""
 
+from typing import Literal
+
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
+from cycling_site.api.answers import CONSTANTS_SENT, Answer, AnswerModel, AnswerWithMessage, Link, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
 from cycling_site.messages import connections as msg
@@ -40,55 +43,75 @@ class XertIn(BaseModel):
     password: str = Field(default="", max_length=SHORT)
 
 
-def _status(item: NetworkStatus) -> dict:
-    return {
-        "network": item.network,
-        "name": item.name,
-        "usesPassword": item.uses_password,
-        "connected": item.connected,
-        "externalUser": item.external_user,
-        "connectedAt": item.connected_at.isoformat() if item.connected_at else None,
-    }
+class ConnectionStatus(AnswerModel):
+    """One app the rider may connect, and whether it is connected."""
+
+    network: str = Field(description="The app's id, e.g. strava")
+    name: str
+    usesPassword: bool = Field(description="Linked with a username and password (Xert), not through OAuth")
+    connected: bool
+    externalUser: str = Field(description="The rider's name in the app; empty when not connected")
+    connectedAt: str | None = Field(description="ISO 8601 date and time, UTC; null when not connected")
 
 
-def _connection(row: Connection) -> dict:
-    return {
-        "network": row.network,
-        "name": NETWORK_NAMES[row.network],
-        "connected": True,
-        "externalUser": row.external_user,
-    }
+class Connected(AnswerModel):
+    """The app just connected."""
+
+    model_config = CONSTANTS_SENT
+
+    network: str
+    name: str
+    connected: Literal[True] = True
+    externalUser: str
+
+
+def _status(item: NetworkStatus) -> ConnectionStatus:
+    return ConnectionStatus(
+        network=item.network,
+        name=item.name,
+        usesPassword=item.uses_password,
+        connected=item.connected,
+        externalUser=item.external_user,
+        connectedAt=item.connected_at.isoformat() if item.connected_at else None,
+    )
+
+
+def _connected(row: Connection) -> AnswerWithMessage[Connected]:
+    name = NETWORK_NAMES[row.network]
+    data = Connected(network=row.network, name=name, externalUser=row.external_user)
+    return AnswerWithMessage[Connected](message=msg.connected(name), data=data)
 
 
 @router.get("/auth/connections", responses=documented(401, 503))
-def list_connections(account: CurrentAccount, session: DB) -> dict:
-    return {"status": True, "data": [_status(item) for item in connections.statuses(session, account)]}
+def list_connections(account: CurrentAccount, session: DB) -> Answer[list[ConnectionStatus]]:
+    statuses = [_status(item) for item in connections.statuses(session, account)]
+    return Answer[list[ConnectionStatus]](data=statuses)
 
 
 @router.post("/oauth/authorize/code", responses=documented(400, 401, 403, 413, 503))
-async def authorize(body: NetworkIn, account: CurrentAccount, session: DB) -> dict:
+async def authorize(body: NetworkIn, account: CurrentAccount, session: DB) -> Answer[Link]:
     """Answers the app's authorization URL (with a fresh single-use state) to send the rider to."""
     url = await connections.authorization_url(session, account, body.network)
-    return {"status": True, "data": {"url": url}}
+    return Answer[Link](data=Link(url=url))
 
 
 @router.post("/oauth/check", responses=documented(400, 401, 403, 413, 503))
-async def check(body: CallbackIn, account: CurrentAccount, session: DB) -> dict:
+async def check(body: CallbackIn, account: CurrentAccount, session: DB) -> AnswerWithMessage[Connected]:
     """The callback's query: checks the state, exchanges the code and connects the app."""
     row = await connections.complete_authorization(
         session, account, body.network, code=body.code, state=body.state, error=body.error
     )
-    return {"status": True, "message": msg.connected(NETWORK_NAMES[row.network]), "data": _connection(row)}
+    return _connected(row)
 
 
 @router.post("/oauth/xert", responses=documented(400, 401, 403, 413, 503))
-async def link_xert(body: XertIn, account: CurrentAccount, session: DB) -> dict:
+async def link_xert(body: XertIn, account: CurrentAccount, session: DB) -> AnswerWithMessage[Connected]:
     row = await connections.link_xert(session, account, body.username, body.password)
-    return {"status": True, "message": msg.connected(NETWORK_NAMES["xert"]), "data": _connection(row)}
+    return _connected(row)
 
 
 @router.post("/auth/remove_connection", responses=documented(400, 401, 403, 413, 503))
-def remove_connection(body: RemoveIn, account: CurrentAccount, session: DB) -> dict:
+def remove_connection(body: RemoveIn, account: CurrentAccount, session: DB) -> Message:
     connections.remove_connection(session, account, body.account)
     network = body.account.strip().lower()
-    return {"status": True, "message": msg.disconnected(NETWORK_NAMES[network])}
+    return Message(message=msg.disconnected(NETWORK_NAMES[network]))

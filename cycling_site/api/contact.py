@@ -3,6 +3,7 @@
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from cycling_site.api.answers import Message
 from cycling_site.api.deps import DB
 from cycling_site.api.errors import documented
 from cycling_site.messages import contact as msg
@@ -32,15 +33,15 @@ def _client_address(request: Request) -> str:
 
 
 @router.post("/contact", responses=documented(400, 403, 413, 429, 503))
-def send_contact_message(body: ContactIn, request: Request, session: DB) -> dict:
+def send_contact_message(body: ContactIn, request: Request, session: DB) -> Message:
     """Stores the message and e-mails it to support; 400 with errors per field on bad input."""
     form = ContactForm(name=body.name, phone=body.phone or "", email=body.email, message=body.message)
     contact.send_message(session, form, _client_address(request))
-    return {"status": True, "message": msg.SENT}
+    return Message(message=msg.SENT)
 
 
 @router.post("/subscribe", responses=documented(400, 403, 413, 429, 503))
-def subscribe(body: SubscribeIn, request: Request, session: DB) -> dict:
+def subscribe(body: SubscribeIn, request: Request, session: DB) -> Message:
     """Answers the same for a new and an already subscribed address."""
     contact.subscribe(session, body.email, _client_address(request))
-    return {"status": True, "message": msg.SUBSCRIBED}
+    return Message(message=msg.SUBSCRIBED)

@@ -4,14 +4,13 @@ A session is a bearer token (what POST /api/auth/login answers) or the session c
 both are declared as security schemes, so the OpenAPI documents them and /api/docs can authorize.
 """
 
-from collections.abc import Iterator
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
-from cycling_site.db import get_session
+from cycling_site.db import session_per_request
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account
 from cycling_site.services import tokens
@@ -35,12 +34,7 @@ _session_cookie = APIKeyCookie(
 OPTIONAL_SESSION: dict[str, Any] = {"security": [{}]}
 
 
-def db() -> Iterator[Session]:
-    with get_session() as session:
-        yield session
-
-
-DB = Annotated[Session, Depends(db)]
+DB = Annotated[Session, Depends(session_per_request)]
 
 
 def request_token(request: Request) -> str:

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from cycling_site.clients.activity import EMBEDDED_PREFIX as ACTIVITY_PREFIX
-from cycling_site.clients.results import EMBEDDED_PREFIX as RESULTS_PREFIX
 from cycling_site.messages import site as msg
 from cycling_site.settings import PROJECT_ROOT, settings
+from cycling_site.wire.activity import EMBEDDED_PREFIX as ACTIVITY_PREFIX
+from cycling_site.wire.results import EMBEDDED_PREFIX as RESULTS_PREFIX
 
 # Above every upload limit of the spec (8 MB proofs, 5 files of 5 MB, 10 import proofs); each form
 # still checks its own, smaller limit.

@@ -4,6 +4,7 @@ from fastapi import APIRouter, HTTPException, Request, UploadFile
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, Field
 
+from cycling_site.api.answers import AnswerWithMessage, Message, UserProfile, Verified
 from cycling_site.api.deps import DB, CurrentAccount, SentToken
 from cycling_site.api.errors import documented
 from cycling_site.messages import accounts as msg
@@ -15,6 +16,7 @@ router = APIRouter(prefix="/auth", tags=["profile"])
 
 SHORT = 300
 Number = int | float | str | None
+ProfileAnswer = AnswerWithMessage[UserProfile]
 
 
 class ProfileIn(BaseModel):
@@ -43,7 +45,7 @@ def _client_address(request: Request) -> str:
 
 
 @router.put("/profile", responses=documented(400, 401, 403, 413, 503))
-def update_profile(body: ProfileIn, account: CurrentAccount, session: DB) -> dict:
+def update_profile(body: ProfileIn, account: CurrentAccount, session: DB) -> ProfileAnswer:
     form = profile.ProfileForm(
         firstname=body.firstname,
         lastname=body.lastname,
@@ -55,21 +57,23 @@ def update_profile(body: ProfileIn, account: CurrentAccount, session: DB) -> dic
         dob=body.dob,
     )
     updated = profile.update_profile(session, account, form)
-    return {"status": True, "message": msg.PROFILE_UPDATED, "data": accounts.profile(updated)}
+    return ProfileAnswer(message=msg.PROFILE_UPDATED, data=accounts.profile(updated))
 
 
 @router.post("/avatar", responses=documented(400, 401, 403, 413, 503))
-async def upload_avatar(account: CurrentAccount, session: DB, avatar: UploadFile | None = None) -> dict:
+async def upload_avatar(
+    account: CurrentAccount, session: DB, avatar: UploadFile | None = None
+) -> ProfileAnswer:
     """Multipart field `avatar`; checked by content, never by its name or declared type."""
     data = await avatar.read(profile.AVATAR_MAX_BYTES + 1) if avatar else b""
     updated = profile.store_avatar(session, account, data)
-    return {"status": True, "message": msg.AVATAR_UPDATED, "data": accounts.profile(updated)}
+    return ProfileAnswer(message=msg.AVATAR_UPDATED, data=accounts.profile(updated))
 
 
 @router.delete("/avatar", responses=documented(400, 401, 403, 413, 503))
-def remove_avatar(account: CurrentAccount, session: DB) -> dict:
+def remove_avatar(account: CurrentAccount, session: DB) -> ProfileAnswer:
     updated = profile.remove_avatar(session, account)
-    return {"status": True, "message": msg.AVATAR_REMOVED, "data": accounts.profile(updated)}
+    return ProfileAnswer(message=msg.AVATAR_REMOVED, data=accounts.profile(updated))
 
 
 @router.get(
@@ -92,7 +96,9 @@ def avatar(name: str, account: CurrentAccount, session: DB) -> FileResponse:
 
 
 @router.post("/change_password", responses=documented(400, 401, 403, 413, 429, 503))
-def change_password(body: ChangePasswordIn, request: Request, account: CurrentAccount, session: DB) -> dict:
+def change_password(
+    body: ChangePasswordIn, request: Request, account: CurrentAccount, session: DB
+) -> Message:
     """On success every session of the account ends, this one too: the rider signs in again."""
     profile.change_password(
         session,
@@ -102,19 +108,24 @@ def change_password(body: ChangePasswordIn, request: Request, account: CurrentAc
         body.repeatPassword,
         _client_address(request),
     )
-    return {"status": True, "message": msg.PASSWORD_CHANGED}
+    return Message(message=msg.PASSWORD_CHANGED)
 
 
 @router.post("/delete-account", responses=documented(401, 403, 413, 503))
-def delete_account(account: CurrentAccount, token: SentToken, session: DB) -> dict:
+def delete_account(account: CurrentAccount, token: SentToken, session: DB) -> Message:
     """E-mails the confirmation link (to the parent for kid accounts) and ends this session."""
     recipient = profile.request_deletion(session, account, token)
     message = msg.DELETE_EMAIL_SENT if recipient == account.email else msg.DELETE_EMAIL_SENT_KID
-    return {"status": True, "message": message}
+    return Message(message=message)
 
 
-@router.get("/verify-delete-user/{code}", response_model=None, responses=documented(400, 503))
-def verify_delete_user(code: str, session: DB) -> dict | JSONResponse:
+@router.get(
+    "/verify-delete-user/{code}",
+    response_model=AnswerWithMessage[Verified],
+    responses=documented(400, 503),
+)
+def verify_delete_user(code: str, session: DB) -> AnswerWithMessage[Verified] | JSONResponse:
+    """A code that cannot be used answers 400 with data.verified false (the page reads it)."""
     try:
         profile.confirm_deletion(session, code)
     except CodeError as exc:
@@ -123,4 +134,4 @@ def verify_delete_user(code: str, session: DB) -> dict | JSONResponse:
             {"status": False, "message": message, "errors": {"code": [message]}, "data": {"verified": False}},
             status_code=400,
         )
-    return {"status": True, "message": msg.ACCOUNT_DELETED, "data": {"verified": True}}
+    return AnswerWithMessage[Verified](message=msg.ACCOUNT_DELETED, data=Verified())

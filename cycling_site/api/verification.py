@@ -5,6 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
+from cycling_site.api.answers import Answer, AnswerModel, AnswerWithMessage, Key, Message, Verified
 from cycling_site.api.deps import DB
 from cycling_site.api.errors import documented
 from cycling_site.messages import accounts as msg
@@ -60,74 +61,88 @@ class ResetIn(BaseModel):
     code: str = Field(max_length=SHORT)
 
 
+class Approval(AnswerModel):
+    approved: bool = Field(description="Whether the parent has approved the kid's account")
+
+
+class ConsentReview(AnswerModel):
+    """What the parent's approval page shows about the kid."""
+
+    childName: str
+    childAge: int
+    childEmail: str
+
+
 @router.post("/verify-user", responses=documented(400, 403, 413, 503))
-def verify_user(body: CodeIn, session: DB) -> dict:
+def verify_user(body: CodeIn, session: DB) -> AnswerWithMessage[Verified]:
     verification.verify_link(session, body.code)
-    return {"status": True, "message": msg.EMAIL_VERIFIED, "data": {"verified": True}}
+    return AnswerWithMessage[Verified](message=msg.EMAIL_VERIFIED, data=Verified())
 
 
 @router.post("/verify-user-resend", responses=documented(400, 403, 413, 429, 503))
-def verify_user_resend(body: CodeIn, session: DB) -> dict:
+def verify_user_resend(body: CodeIn, session: DB) -> Message:
     verification.resend_for_link(session, body.code)
-    return {"status": True, "message": msg.VERIFICATION_SENT}
+    return Message(message=msg.VERIFICATION_SENT)
 
 
 @router.post("/verify", responses=documented(400, 403, 413, 503))
-def verify_otp(body: OtpIn, session: DB) -> dict:
+def verify_otp(body: OtpIn, session: DB) -> AnswerWithMessage[Verified]:
     verification.verify_otp(session, body.key, body.otp)
-    return {"status": True, "message": msg.EMAIL_VERIFIED, "data": {"verified": True}}
+    return AnswerWithMessage[Verified](message=msg.EMAIL_VERIFIED, data=Verified())
 
 
 @router.post("/key/new", responses=documented(400, 403, 413, 429, 503))
-def new_key(body: KeyIn, session: DB) -> dict:
+def new_key(body: KeyIn, session: DB) -> AnswerWithMessage[Key]:
     """Sends a fresh code; the answer's key replaces the stored one."""
     key = verification.resend_for_key(session, body.key)
-    return {"status": True, "message": msg.VERIFICATION_SENT, "data": {"key": key}}
+    return AnswerWithMessage[Key](message=msg.VERIFICATION_SENT, data=Key(key=key))
 
 
 @router.post("/verify_email", responses=documented(400, 403, 413, 503))
-def resend_verification(body: EmailIn, session: DB) -> dict:
+def resend_verification(body: EmailIn, session: DB) -> Message:
     verification.resend_for_email(session, body.email)
-    return {"status": True, "message": msg.RESEND_NEUTRAL}
+    return Message(message=msg.RESEND_NEUTRAL)
 
 
 @router.post("/parental-consent", responses=documented(400, 403, 413, 429, 503))
-def parental_consent_request(body: ConsentIn, session: DB) -> dict:
+def parental_consent_request(body: ConsentIn, session: DB) -> Message:
     parental_consent.request_consent(session, body.childUserId, body.parentEmail)
-    return {"status": True, "message": msg.CONSENT_SENT}
+    return Message(message=msg.CONSENT_SENT)
 
 
 @router.post("/resend-parental-consent", responses=documented(400, 403, 413, 429, 503))
-def parental_consent_resend(body: ConsentIn, session: DB) -> dict:
+def parental_consent_resend(body: ConsentIn, session: DB) -> Message:
     parental_consent.request_consent(session, body.childUserId, body.parentEmail)
-    return {"status": True, "message": msg.CONSENT_SENT}
+    return Message(message=msg.CONSENT_SENT)
 
 
 @router.post("/check-parental-approval", responses=documented(400, 403, 413, 503))
-def check_parental_approval(body: ChildIn, session: DB) -> dict:
-    return {"status": True, "data": {"approved": parental_consent.is_approved(session, body.childUserId)}}
+def check_parental_approval(body: ChildIn, session: DB) -> Answer[Approval]:
+    return Answer[Approval](data=Approval(approved=parental_consent.is_approved(session, body.childUserId)))
 
 
 @router.get("/parental-approval/{code}", responses=documented(400, 503))
-def parental_approval_review(code: str, session: DB) -> dict:
+def parental_approval_review(code: str, session: DB) -> Answer[ConsentReview]:
     request = parental_consent.review(session, code)
-    data = {"childName": request.child_name, "childAge": request.child_age, "childEmail": request.child_email}
-    return {"status": True, "data": data}
+    review = ConsentReview(
+        childName=request.child_name, childAge=request.child_age, childEmail=request.child_email
+    )
+    return Answer[ConsentReview](data=review)
 
 
 @router.post("/parental-approval", responses=documented(400, 403, 413, 503))
-def parental_approval_decide(body: DecisionIn, session: DB) -> dict:
+def parental_approval_decide(body: DecisionIn, session: DB) -> Message:
     parental_consent.decide(session, body.code, body.approve)
-    return {"status": True, "message": msg.CONSENT_APPROVED if body.approve else msg.CONSENT_DECLINED}
+    return Message(message=msg.CONSENT_APPROVED if body.approve else msg.CONSENT_DECLINED)
 
 
 @router.post("/forget_password", responses=documented(400, 403, 413, 429, 503))
-def forget_password(body: EmailIn, session: DB) -> dict:
+def forget_password(body: EmailIn, session: DB) -> Message:
     passwords.request_reset(session, body.email)
-    return {"status": True, "message": msg.RESET_SENT}
+    return Message(message=msg.RESET_SENT)
 
 
 @router.post("/reset_password", responses=documented(400, 403, 413, 503))
-def reset_password(body: ResetIn, session: DB) -> dict:
+def reset_password(body: ResetIn, session: DB) -> Message:
     passwords.reset(session, body.code, body.password, body.repeatPassword)
-    return {"status": True, "message": msg.PASSWORD_RESET_DONE}
+    return Message(message=msg.PASSWORD_RESET_DONE)

@@ -12,10 +12,9 @@ from typing import Any
 import httpx
 from starlette.types import ASGIApp
 
-from cycling_site.services.payload_crypto import seal
 from cycling_site.settings import settings
+from cycling_site.wire.activity import EMBEDDED_PREFIX, seal
 
-EMBEDDED_PREFIX = "/activity-service"
 TIMEOUT = httpx.Timeout(30.0)
 UNAVAILABLE = "The activity service cannot be reached. Please try again."
 UNEXPECTED = "The activity service gave an answer the site cannot read."

@@ -6,8 +6,6 @@ process serving it has registered itself (serve_embedded_from), those requests s
 (httpx ASGI transport) instead of going out over the network.
 """
 
-import hashlib
-import hmac
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -18,8 +16,8 @@ from httpx_oauth.oauth2 import BaseOAuth2, OAuth2RequestError, OAuth2Token
 from starlette.types import ASGIApp
 
 from cycling_site.settings import PASSWORD_GRANT_NETWORKS, settings
+from cycling_site.wire.oauth import EMBEDDED_PREFIX, demo_registration, redirect_uri
 
-EMBEDDED_PREFIX = "/api/demo-oauth"
 TIMEOUT = httpx.Timeout(10.0)
 EXTERNAL_USER_MAX = 200
 
@@ -56,17 +54,6 @@ def serve_embedded_from(app: ASGIApp) -> None:
     """Registers the app that serves the embedded provider, so requests to it stay in this process."""
     global _local_app
     _local_app = app
-
-
-def demo_registration(network: str) -> tuple[str, str]:
-    """The client id and secret the embedded provider issued to this site for an app."""
-    secret = hmac.new(settings.secret_key.encode(), f"demo-oauth:{network}".encode(), hashlib.sha256)
-    return f"{network}-demo-client", secret.hexdigest()
-
-
-def redirect_uri(network: str) -> str:
-    """The callback address registered with every app: the /oauth/{network} route."""
-    return f"{settings.site_url}/oauth/{network}"
 
 
 def endpoints(network: str) -> Endpoints:

@@ -5,10 +5,9 @@ With no RESULTS_SERVICE_URL the embedded service answers at /results-service on 
 
 from urllib.parse import urlencode, urlsplit
 
-from cycling_site.services.validation import row_id
 from cycling_site.settings import settings
-
-EMBEDDED_PREFIX = "/results-service"
+from cycling_site.wire.ids import row_id
+from cycling_site.wire.results import EMBEDDED_PREFIX
 
 
 def frame_url(event_id: str | None = None, day_id: str | None = None) -> str:

@@ -1,11 +1,5 @@
-"""Texts of the results page and the embedded results service (spec 3 section 2)."""
+"""Texts of the results page (spec 3 section 2); the framed results service has its own."""
 
 TITLE = "Results"
 SUBTITLE = "Standings of past events: pick an event, then a day or the overall standings."
 FRAME_TITLE = "Race results"
-NO_RESULTS = "No results for this event yet."
-NO_EVENTS = "No results yet. Standings appear here once an event has been raced."
-EVENTS_HEADING = "Race results"
-BACK_TO_EVENTS = "All events"
-OVERALL = "Overall"
-FINAL_STANDINGS = "Final standings"

@@ -1,11 +1,12 @@
-"""SQLModel tables. Importing this package registers every table for migrations."""
+"""The site's SQLModel tables; importing this package registers them for migrations.
+
+Each embedded service keeps its own tables in embedded/<service>/models.py."""
 
 from cycling_site.models.accounts import Account, Role
-from cycling_site.models.activities import Ride, RideData, RiderCurve
 from cycling_site.models.codes import AccountCode, CodePurpose
 from cycling_site.models.connections import Connection, OAuthState
 from cycling_site.models.contact import ContactMessage, Subscriber
-from cycling_site.models.events import Event, EventResult, PhoneVerification, Registration, RiderFile, Track
+from cycling_site.models.events import Event, PhoneVerification, Registration, RiderFile, Track
 from cycling_site.models.outbox import OutboxMessage
 from cycling_site.models.sessions import RevokedSession, UsedHumanCheck
 
@@ -16,14 +17,10 @@ __all__ = [
     "Connection",
     "ContactMessage",
     "Event",
-    "EventResult",
     "OAuthState",
     "OutboxMessage",
     "Registration",
     "RevokedSession",
-    "Ride",
-    "RideData",
-    "RiderCurve",
     "PhoneVerification",
     "RiderFile",
     "Role",

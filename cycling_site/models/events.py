@@ -7,7 +7,7 @@ Times are UTC (shown in GMT+4). Structured parts of an event that are read whole
 from datetime import date, datetime
 from enum import StrEnum
 
-from sqlalchemy import JSON, Column, Index, UniqueConstraint
+from sqlalchemy import JSON, Column, Index
 from sqlmodel import Field, SQLModel
 
 from cycling_site.models.common import utc_column, utcnow
@@ -131,19 +131,3 @@ class Track(SQLModel, table=True):
     description: str = Field(default="")
     image: str = Field(default="", max_length=255)
     position: int = Field(default=0)
-
-
-class EventResult(SQLModel, table=True):
-    """One line of a stored race result, served by the embedded results service."""
-
-    __tablename__ = "event_result"
-    __table_args__ = (UniqueConstraint("event_id", "day_id", "position", name="uq_event_result_place"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    event_id: int = Field(foreign_key="event.id", index=True)
-    day_id: int = Field(default=1)
-    position: int
-    rider_name: str = Field(max_length=120)
-    category: int = Field(default=1)
-    time_s: float
-    watts_per_kg: float

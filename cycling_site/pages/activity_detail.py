@@ -8,7 +8,7 @@ from cycling_site.state.activity_detail import GRAPHS, NO_DATA, ActivityDetailSt
 from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import form_alert
 from cycling_site.ui.layout import card, page
-from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+from cycling_site.ui.theme import CHART_COLOR, COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 
 ELEVATION_TICK_EVERY = 12
 
@@ -115,7 +115,7 @@ def _header() -> rx.Component:
     )
 
 
-def _graph(key: str, name: str, unit: str, color: str) -> rx.Component:
+def _graph(key: str, name: str, unit: str) -> rx.Component:
     return card(
         rx.flex(
             rx.heading(name, as_="h2", font_size=SIZE["lg"], **DISPLAY_HEADING),
@@ -139,18 +139,18 @@ def _graph(key: str, name: str, unit: str, color: str) -> rx.Component:
                 id=f"graph-{key}-empty",
                 height="80px",
             ),
-            _chart(key, name, unit, color),
+            _chart(key, name, unit),
         ),
     )
 
 
-def _chart(key: str, name: str, unit: str, color: str) -> rx.Component:
+def _chart(key: str, name: str, unit: str) -> rx.Component:
     return ride_graph(
         data=ActivityDetailState.points,
         data_key=key,
         name=name,
         unit=unit,
-        color=color,
+        color=CHART_COLOR[key],
         axis=ActivityDetailState.axis,
         average=ActivityDetailState.averages.get(key, None),
         area=key == "altitude",

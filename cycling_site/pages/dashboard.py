@@ -7,16 +7,15 @@ from components.hash_watch import hash_watch
 from components.ride_charts import power_curve_chart, progress_bars
 from cycling_site.messages import activities as msg
 from cycling_site.routes import path_of
-from cycling_site.services.activities import MAX_FIT_BYTES
 from cycling_site.state.dashboard import CURVE_SERIES, PERIODS, DashboardState
 from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import INPUT_STYLE, form_alert, rejection_codes
 from cycling_site.ui.layout import card, page
-from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+from cycling_site.ui.theme import CHART_COLOR, COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+from cycling_site.wire.activity import MAX_FIT_BYTES
 
 PERIOD_LABELS = {"week": "THIS WEEK", "month": "THIS MONTH", "year": "THIS YEAR"}
 DATA_TYPE_LABELS = (("distance", "DISTANCE"), ("elevation", "ELEVATION"))
-BAR_COLOR = {"distance": "#2563EB", "elevation": "#F5B400"}
 UPLOAD_ID = "ride-upload"
 TYPE_ICON = {"event": "trophy", "workout": "dumbbell", "ride": "bike"}
 SPORT_ICON = {"cycling": "bike", "running": "footprints"}
@@ -142,7 +141,9 @@ def _empty(text: str, empty_id: str, icon: str = "activity") -> rx.Component:
 def _overall_chart(chart_id: str) -> rx.Component:
     return rx.cond(
         DashboardState.overall_curve.length() > 0,
-        power_curve_chart(data=DashboardState.overall_curve, series=CURVE_SERIES, id=chart_id),
+        power_curve_chart(
+            data=DashboardState.overall_curve, series=CURVE_SERIES, colors=CHART_COLOR, id=chart_id
+        ),
         _empty(msg.NO_CURVE, f"{chart_id}-empty", "chart-spline"),
     )
 
@@ -205,14 +206,14 @@ def _progress_card() -> rx.Component:
             data_key="distance",
             name="Distance",
             unit="km",
-            color=BAR_COLOR["distance"],
+            color=CHART_COLOR["distance"],
         ),
         progress_bars(
             data=DashboardState.bars,
             data_key="elevation",
             name="Elevation",
             unit="m",
-            color=BAR_COLOR["elevation"],
+            color=CHART_COLOR["elevation"],
         ),
     )
     return card(
@@ -295,6 +296,7 @@ def _compare_card() -> rx.Component:
                     power_curve_chart(
                         data=DashboardState.compare_curve,
                         series=DashboardState.compare_series,
+                        colors=CHART_COLOR,
                         id="compare-curve",
                     ),
                     _overall_chart("activities-overall-curve"),
@@ -471,9 +473,11 @@ def _activities_table() -> rx.Component:
 def _upload_button() -> rx.Component:
     return rx.upload.root(
         rx.button(
-            rx.icon("upload", size=16),
-            "UPLOAD FIT FILE",
-            loading=DashboardState.uploading,
+            rx.cond(DashboardState.uploading, rx.spinner(size="2"), rx.icon("upload", size=16)),
+            DashboardState.upload_label,
+            id="upload-button",
+            aria_live="polite",
+            disabled=DashboardState.uploading,
             variant="outline",
             color=COLOR["accent_dark"],
             border_color=COLOR["accent"],
@@ -487,7 +491,9 @@ def _upload_button() -> rx.Component:
         multiple=False,
         no_drag=False,
         disabled=DashboardState.uploading,
-        on_drop=DashboardState.upload_ride(rx.upload_files(upload_id=UPLOAD_ID)),
+        on_drop=DashboardState.upload_ride(
+            rx.upload_files_chunk(upload_id=UPLOAD_ID, on_upload_progress=DashboardState.upload_progress)
+        ),
         on_drop_rejected=lambda rejections: DashboardState.upload_rejected(rejection_codes(rejections)),
         aria_label="Upload a FIT file",
         border="none",

@@ -3,18 +3,12 @@
 import reflex as rx
 
 from cycling_site.messages import events as msg
-from cycling_site.pages.events import HEADER_CELL, event_image
 from cycling_site.state.event_detail import EventDetailState
+from cycling_site.ui.events import HEADER_CELL, event_image, section_title, winners_card
 from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import form_alert
 from cycling_site.ui.layout import card, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
-
-PODIUM_COLORS = {"1": "#F5B400", "2": "#9AA4B8", "3": "#C07A3A"}
-
-
-def _title(text: str) -> rx.Component:
-    return rx.heading(text, as_="h2", font_size=SIZE["lg"], margin_bottom=SPACE["3"], **DISPLAY_HEADING)
 
 
 def _fact(label: str, value: rx.Var, fact_id: str) -> rx.Component:
@@ -24,51 +18,6 @@ def _fact(label: str, value: rx.Var, fact_id: str) -> rx.Component:
         ),
         rx.text(value, font_size=SIZE["lg"], font_weight="800", id=fact_id),
         spacing="1",
-    )
-
-
-def _podium_place(winner: rx.Var) -> rx.Component:
-    return rx.vstack(
-        rx.center(
-            rx.text(winner["position"], font_weight="800", color="white"),
-            width="36px",
-            height="36px",
-            border_radius=RADIUS["pill"],
-            background=rx.match(winner["position"], *PODIUM_COLORS.items(), COLOR["muted"]),
-        ),
-        rx.text(winner["name"], font_weight="700", text_align="center"),
-        rx.text(winner["category"] + " · " + winner["time"], font_size=SIZE["xs"], color=COLOR["muted"]),
-        rx.text(winner["prize"], font_size=SIZE["sm"], font_weight="700", color=COLOR["accent_dark"]),
-        align="center",
-        spacing="1",
-        class_name="podium-place",
-        flex="1",
-    )
-
-
-def winners_card(podium: rx.Var, others: rx.Var) -> rx.Component:
-    """The prize widget: the podium of the top 3, then the other winners as a list."""
-    return rx.cond(
-        podium.length() > 0,
-        card(
-            _title("Winners"),
-            rx.hstack(rx.foreach(podium, _podium_place), spacing="4", width="100%", id="podium"),
-            rx.vstack(
-                rx.foreach(
-                    others,
-                    lambda winner: rx.hstack(
-                        rx.text(winner["position"], font_weight="800", width="28px"),
-                        rx.text(winner["name"], flex="1"),
-                        rx.text(winner["prize"], color=COLOR["muted"]),
-                        class_name="winner-row",
-                        width="100%",
-                    ),
-                ),
-                margin_top=SPACE["4"],
-                width="100%",
-            ),
-            id="winners",
-        ),
     )
 
 
@@ -109,7 +58,7 @@ def _prizes() -> rx.Component:
     return rx.cond(
         EventDetailState.prize_tables.length() > 0,
         card(
-            _title("Prizes"),
+            section_title("Prizes"),
             rx.grid(
                 rx.foreach(EventDetailState.prize_tables, _prize_table),
                 columns=rx.breakpoints(initial="1", sm="2", lg="3"),
@@ -203,7 +152,7 @@ def event_detail_page() -> rx.Component:
                     winners_card(EventDetailState.podium, EventDetailState.other_winners),
                     _prizes(),
                     card(
-                        _title("Course"),
+                        section_title("Course"),
                         rx.html(EventDetailState.event["details"].to(str), class_name="event-details"),
                         rx.image(
                             src=EventDetailState.map_image,

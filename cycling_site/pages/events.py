@@ -3,14 +3,14 @@
 import reflex as rx
 
 from cycling_site.messages import events as msg
-from cycling_site.pages.site import hero
+from cycling_site.routes import path_of
 from cycling_site.state.events import EventListState
+from cycling_site.state.session import SessionState
+from cycling_site.ui.events import HEADER_CELL, event_image
 from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import form_alert
 from cycling_site.ui.layout import card, heading, page
-from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
-
-HEADER_CELL = {"font_size": SIZE["xs"], "color": COLOR["muted"], "letter_spacing": "0.06em"}
+from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 
 
 def _chip(text: rx.Var, icon: str) -> rx.Component:
@@ -111,16 +111,58 @@ def _register_action(event: rx.Var) -> rx.Component:
     )
 
 
-def event_image(event: rx.Var, width: list[str], height: list[str]) -> rx.Component:
-    """The event's picture at the size of the list, the detail or the wizard's header."""
-    return rx.image(
-        src=event["image"].to(str),
-        alt="",
-        width=width,
-        height=height,
-        object_fit="cover",
-        border_radius=RADIUS["md"],
-        flex_shrink="0",
+def hero() -> rx.Component:
+    return rx.box(
+        rx.vstack(
+            rx.text(
+                "Indoor racing · prize money",
+                color=COLOR["accent"],
+                font_weight="700",
+                text_transform="uppercase",
+                letter_spacing="0.12em",
+                font_size=SIZE["sm"],
+            ),
+            rx.heading(
+                "Race the world from your trainer",
+                as_="h1",
+                color="white",
+                font_size=[SIZE["2xl"], SIZE["3xl"]],
+                max_width="720px",
+                **DISPLAY_HEADING,
+            ),
+            rx.text(
+                "Sign up, register for events, study your power curves and climb the results.",
+                color=COLOR["on_ink"],
+                font_size=SIZE["lg"],
+                max_width="620px",
+            ),
+            rx.cond(
+                SessionState.signed_in,
+                rx.link(
+                    rx.button("My activities", size="4", background=COLOR["accent"], cursor="pointer"),
+                    href="/user/activities#profile",
+                ),
+                rx.hstack(
+                    rx.link(
+                        rx.button("Create account", size="4", background=COLOR["accent"], cursor="pointer"),
+                        href=path_of("register"),
+                    ),
+                    rx.link(
+                        rx.button("Sign in", size="4", variant="outline", color="white", cursor="pointer"),
+                        href=path_of("login"),
+                    ),
+                    spacing="3",
+                    wrap="wrap",
+                ),
+            ),
+            spacing="5",
+            max_width=CONTENT_WIDTH,
+            margin="0 auto",
+            padding=[f"{SPACE['7']} {SPACE['4']}", f"{SPACE['8']} {SPACE['5']}"],
+        ),
+        background=f"linear-gradient(120deg, {COLOR['ink']} 0%, {COLOR['ink_soft']} 60%, #3A1608 100%)",
+        border_radius=RADIUS["lg"],
+        margin_bottom=SPACE["6"],
     )
 
 

@@ -4,11 +4,11 @@ import reflex as rx
 
 from components.hash_watch import hash_watch
 from cycling_site.messages import accounts as msg
-from cycling_site.pages.connections import connections_panel
 from cycling_site.routes import path_of
 from cycling_site.services import profile
 from cycling_site.state.profile import HIDDEN_TABS, DeleteUserState, ProfileState
 from cycling_site.state.session import SessionState
+from cycling_site.ui.connections import connections_panel
 from cycling_site.ui.forms import (
     INPUT_STYLE,
     checkbox_field,

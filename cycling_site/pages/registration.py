@@ -3,12 +3,11 @@
 import reflex as rx
 
 from cycling_site.messages import registration as msg
-from cycling_site.pages.event_detail import winners_card
-from cycling_site.pages.events import event_image
 from cycling_site.routes import path_of
 from cycling_site.services import registrations, rider_files
 from cycling_site.settings import settings
 from cycling_site.state.registration import RegistrationState, ThankYouState
+from cycling_site.ui.events import event_image, winners_card
 from cycling_site.ui.feedback import loading_line, primary_link, status_panel
 from cycling_site.ui.forms import (
     INPUT_STYLE,

@@ -3,66 +3,10 @@
 import reflex as rx
 
 from cycling_site.messages import site as msg
-from cycling_site.routes import Route, path_of
+from cycling_site.routes import Route
 from cycling_site.settings import settings
-from cycling_site.state.session import SessionState
 from cycling_site.ui.layout import card, heading, page
-from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, DISPLAY_HEADING, RADIUS, SIZE, SPACE
-
-
-def hero() -> rx.Component:
-    return rx.box(
-        rx.vstack(
-            rx.text(
-                "Indoor racing · prize money",
-                color=COLOR["accent"],
-                font_weight="700",
-                text_transform="uppercase",
-                letter_spacing="0.12em",
-                font_size=SIZE["sm"],
-            ),
-            rx.heading(
-                "Race the world from your trainer",
-                as_="h1",
-                color="white",
-                font_size=[SIZE["2xl"], SIZE["3xl"]],
-                max_width="720px",
-                **DISPLAY_HEADING,
-            ),
-            rx.text(
-                "Sign up, register for events, study your power curves and climb the results.",
-                color=COLOR["on_ink"],
-                font_size=SIZE["lg"],
-                max_width="620px",
-            ),
-            rx.cond(
-                SessionState.signed_in,
-                rx.link(
-                    rx.button("My activities", size="4", background=COLOR["accent"], cursor="pointer"),
-                    href="/user/activities#profile",
-                ),
-                rx.hstack(
-                    rx.link(
-                        rx.button("Create account", size="4", background=COLOR["accent"], cursor="pointer"),
-                        href=path_of("register"),
-                    ),
-                    rx.link(
-                        rx.button("Sign in", size="4", variant="outline", color="white", cursor="pointer"),
-                        href=path_of("login"),
-                    ),
-                    spacing="3",
-                    wrap="wrap",
-                ),
-            ),
-            spacing="5",
-            max_width=CONTENT_WIDTH,
-            margin="0 auto",
-            padding=[f"{SPACE['7']} {SPACE['4']}", f"{SPACE['8']} {SPACE['5']}"],
-        ),
-        background=f"linear-gradient(120deg, {COLOR['ink']} 0%, {COLOR['ink_soft']} 60%, #3A1608 100%)",
-        border_radius=RADIUS["lg"],
-        margin_bottom=SPACE["6"],
-    )
+from cycling_site.ui.theme import COLOR
 
 
 def iframe_warning_page() -> rx.Component:

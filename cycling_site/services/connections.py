@@ -19,16 +19,8 @@ from cycling_site.messages import connections as msg
 from cycling_site.models import Account, Connection, OAuthState
 from cycling_site.services.accounts import FormErrors
 from cycling_site.settings import PASSWORD_GRANT_NETWORKS, settings
+from cycling_site.wire.oauth import NETWORK_NAMES, redirect_uri
 
-NETWORK_NAMES = {
-    "strava": "Strava",
-    "todaysplan": "TodaysPlan",
-    "trainingpeaks": "TrainingPeaks",
-    "intervals": "Intervals.icu",
-    "analogx": "AnalogX",
-    "xert": "Xert",
-    "whoop": "Whoop",
-}
 STAFF_ONLY_NETWORKS = frozenset({"whoop"})
 STATE_LIFETIME = timedelta(minutes=10)
 STATE_MAX = 64
@@ -115,7 +107,7 @@ async def authorization_url(session: Session, account: Account, network: str) ->
         OAuthState(state=state, account_id=account.id, network=network, expires_at=now + STATE_LIFETIME)
     )
     session.commit()
-    return await oauth.client_for(network).get_authorization_url(oauth.redirect_uri(network), state=state)
+    return await oauth.client_for(network).get_authorization_url(redirect_uri(network), state=state)
 
 
 def _take_state(session: Session, account: Account, network: str, state: str) -> None:

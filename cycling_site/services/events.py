@@ -9,12 +9,12 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from cycling_site.local_time import local
 from cycling_site.messages import events as msg
 from cycling_site.models import Account
 from cycling_site.models.common import as_utc, utcnow
 from cycling_site.models.events import Event, EventGender, EventType, Registration, RegistrationStatus
-from cycling_site.services.local_time import local
-from cycling_site.services.validation import row_id
+from cycling_site.wire.ids import row_id
 
 CATEGORY_NAMES = ("Category 1", "Category 2", "Category 3", "Category 4")
 PODIUM = 3

@@ -11,13 +11,13 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from cycling_site.local_time import local
 from cycling_site.messages import events as events_msg
 from cycling_site.messages import registration as msg
 from cycling_site.models import Account
 from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event, EventGender, Registration, RegistrationStatus
 from cycling_site.services import events, phone_otp, rider_files
-from cycling_site.services.local_time import local
 from cycling_site.services.validation import FormErrors, has_nul
 
 MIN_AGE_YEARS = 10

@@ -22,8 +22,9 @@ from cycling_site.models import Account
 from cycling_site.models.accounts import Role
 from cycling_site.models.events import RiderFile
 from cycling_site.services import tokens
-from cycling_site.services.validation import FormErrors, row_id
+from cycling_site.services.validation import FormErrors
 from cycling_site.settings import settings
+from cycling_site.wire.ids import row_id
 
 MAX_FILE_BYTES = 8_388_608
 FOLDER = "rider_files"

@@ -17,20 +17,6 @@ class TooManyAttempts(FormErrors):
     """A rate limit is used up (sign-in attempts, messages, codes or e-mails sent): try again later."""
 
 
-ROW_ID_MAX = 2_147_483_647
-
-
-def row_id(value: object) -> int | None:
-    """A row id as given in a path, query or form: ASCII digits within the integer column, or None."""
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        return None
-    text = str(value).strip()
-    if not text.isascii() or not text.isdigit() or len(text) > len(str(ROW_ID_MAX)):
-        return None
-    number = int(text)
-    return number if 0 < number <= ROW_ID_MAX else None
-
-
 def checkbox_on(value: object) -> bool:
     """A ticked checkbox as a browser form or an API caller sends it: true, "on", "1", "true" or "yes"."""
     return value is True or str(value or "").strip().lower() in {"1", "true", "on", "yes"}

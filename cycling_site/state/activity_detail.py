@@ -8,13 +8,13 @@ from cycling_site.services import rider_profile
 from cycling_site.state import ride_format
 from cycling_site.state.session import Rider, rider_action
 
-# (key in the graph data, chart name, unit, colour, the summary figures shown)
+# (key in the graph data, chart name, unit)
 GRAPHS = (
-    ("altitude", "Elevation", "m", "#0F8A54"),
-    ("power", "Power", "W", "#FF5A1F"),
-    ("speed", "Speed", "km/h", "#2563EB"),
-    ("heartRate", "Heart rate", "bpm", "#C8281C"),
-    ("cadence", "Cadence", "rpm", "#7C3AED"),
+    ("altitude", "Elevation", "m"),
+    ("power", "Power", "W"),
+    ("speed", "Speed", "km/h"),
+    ("heartRate", "Heart rate", "bpm"),
+    ("cadence", "Cadence", "rpm"),
 )
 
 
@@ -90,7 +90,7 @@ class ActivityDetailState(rx.State):
         self.axis = graph["axis"]
         self.points = graph_rows(graph)
         summary = graph["summary"]
-        self.summaries = {key: summary_text(summary.get(key), unit) for key, _name, unit, _color in GRAPHS}
+        self.summaries = {key: summary_text(summary.get(key), unit) for key, _name, unit in GRAPHS}
         self.summaries["altitude"] = f"GAIN {self.elevation}"
         self.averages = {key: figures["avg"] for key, figures in summary.items() if figures}
         self.loading = False

@@ -4,21 +4,23 @@ Rides, curves and progress come from the activity service through its client, al
 rider's own uuid; the header comes from the rider default data (spec 1 section 3).
 """
 
+import math
 from datetime import date
 
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
 from cycling_site.clients import activity
+from cycling_site.db import get_session
+from cycling_site.local_time import local
 from cycling_site.messages import activities as msg
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.models.common import utcnow
-from cycling_site.services import progress, rider_profile
-from cycling_site.services.activities import MAX_COMPARE, MAX_FIT_BYTES
-from cycling_site.services.local_time import local
+from cycling_site.services import rider_profile
 from cycling_site.state import ride_format
 from cycling_site.state.hashes import show_hash
-from cycling_site.state.session import Rider, rider_action
+from cycling_site.state.session import Rider, SessionState, rider_action, signed_in_account
+from cycling_site.wire.activity import MAX_COMPARE, MAX_FIT_BYTES, week_of_month
 
 TABS = ("profile", "activities", "in-game-shop")
 DEFAULT_TAB = "profile"
@@ -39,8 +41,8 @@ GRID_ROWS = (
 COMPARE_KEYS = ("ride_a", "ride_b")
 # The overall graph's two series (spec 1: power and power_weight), on two axes.
 CURVE_SERIES = [
-    {"key": "power", "name": "Power", "unit": "W", "color": "#FF5A1F", "axis": "left"},
-    {"key": "power_weight", "name": "Power / weight", "unit": "W/kg", "color": "#2563EB", "axis": "right"},
+    {"key": "power", "name": "Power", "unit": "W", "axis": "left"},
+    {"key": "power_weight", "name": "Power / weight", "unit": "W/kg", "axis": "right"},
 ]
 
 
@@ -135,15 +137,25 @@ class DashboardState(rx.State):
     downloading: str = ""
 
     uploading: bool = False
+    upload_percent: int = 0
+    upload_processing: bool = False
     upload_error: str = ""
     upload_notice: str = ""
 
     @rx.var
+    def upload_label(self) -> str:
+        """What the upload button says: the share of the file sent, then that it is being processed."""
+        if not self.uploading:
+            return msg.UPLOAD_BUTTON
+        if self.upload_processing:
+            return msg.UPLOAD_PROCESSING
+        return msg.UPLOAD_SENDING.format(percent=self.upload_percent)
+
+    @rx.var
     def compare_series(self) -> list[dict]:
-        colors = ("#FF5A1F", "#2563EB")
         return [
-            {"key": key, "name": name, "unit": "W", "color": color, "axis": "left"}
-            for key, name, color in zip(COMPARE_KEYS, self.compare_names, colors, strict=False)
+            {"key": key, "name": name, "unit": "W", "axis": "left"}
+            for key, name in zip(COMPARE_KEYS, self.compare_names, strict=False)
         ]
 
     async def _fetch_overall(self, rider_uuid: str) -> dict | None:
@@ -223,7 +235,7 @@ class DashboardState(rx.State):
     @rider_action(busy="progress_loading", errors="progress_error")
     async def load_progress(self, rider: Rider):
         today = self._today()
-        week = progress.week_of_month(today)
+        week = week_of_month(today)
         rider_uuid = rider.account.uuid
         try:
             grid = await activity.progress_wall(rider_uuid, today.year, today.month, week)
@@ -326,30 +338,53 @@ class DashboardState(rx.State):
             self.downloading = ""
         yield rx.download(data=data, filename=name)
 
-    @rx.event
-    async def upload_ride(self, files: list[rx.UploadFile]):
-        self.upload_error = self.upload_notice = ""
-        if not files:
-            return
-        upload = files[0]
-        name = upload.name or ""
-        if not name.lower().endswith(".fit"):
-            self.upload_error = msg.NOT_A_FIT_NAME
-            return
-        async for update in self._upload_ride(upload, name):
-            yield update
+    @rx.event(background=True)
+    async def upload_ride(self, chunks: rx.UploadChunkIterator):
+        """A background event: the rider keeps using the page while a long ride is read and measured.
 
-    @rider_action(busy="uploading", errors="upload_error")
-    async def _upload_ride(self, rider: Rider, upload: rx.UploadFile, name: str):
-        data = await upload.read(MAX_FIT_BYTES + 1)
-        account = rider.account
-        try:
-            ride = await activity.upload(account.uuid, data, name, ftp=account.ftp, weight=account.weight)
-        except activity.ActivityServiceError as exc:
-            self.upload_error = str(exc)
-            return
-        self.upload_notice = msg.UPLOADED.format(title=ride["title"])
-        yield DashboardState.refresh_after_upload
+        The file streams in; the button shows how much of it has arrived, then that it is processed."""
+        async with self:
+            self.upload_error = self.upload_notice = ""
+            self.uploading = True
+            self.upload_percent = 0
+            self.upload_processing = False
+            with get_session() as db:
+                account = await signed_in_account(self, db)
+        name, data = "", bytearray()
+        async for chunk in chunks:
+            name = name or chunk.filename
+            # Past the cap the rest is only drained: the service refuses the file by its size.
+            if len(data) <= MAX_FIT_BYTES:
+                data += chunk.data
+        error = notice = ""
+        if account is not None and name:
+            if not name.lower().endswith(".fit"):
+                error = msg.NOT_A_FIT_NAME
+            else:
+                async with self:
+                    self.upload_processing = True
+                try:
+                    ride = await activity.upload(
+                        account.uuid, bytes(data), name, ftp=account.ftp, weight=account.weight
+                    )
+                except activity.ActivityServiceError as exc:
+                    error = str(exc)
+                else:
+                    notice = msg.UPLOADED.format(title=ride["title"])
+        async with self:
+            self.uploading = self.upload_processing = False
+            self.upload_error, self.upload_notice = error, notice
+        if account is None:
+            yield SessionState.guard
+        elif notice:
+            yield DashboardState.refresh_after_upload
+
+    @rx.event
+    def upload_progress(self, progress: dict) -> None:
+        """How much of the file has reached the site, for the button."""
+        share = progress.get("progress")
+        if self.uploading and isinstance(share, int | float) and math.isfinite(share):
+            self.upload_percent = min(100, max(0, round(share * 100)))
 
     @rx.event
     @rider_action()

@@ -5,11 +5,11 @@ import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
 from cycling_site.db import get_session
+from cycling_site.local_time import local
 from cycling_site.messages import events as msg
 from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event
 from cycling_site.services import events
-from cycling_site.services.local_time import local
 from cycling_site.state.session import signed_in_account
 
 GENDER_LABELS = {0: "Men", 1: "Women", 2: "Open"}

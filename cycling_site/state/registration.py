@@ -8,12 +8,12 @@ import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
 from cycling_site.db import get_session
+from cycling_site.local_time import local
 from cycling_site.messages import events as events_msg
 from cycling_site.messages import registration as msg
 from cycling_site.models.common import utcnow
 from cycling_site.routes import path_of
 from cycling_site.services import events, phone_otp, registrations, rider_files
-from cycling_site.services.local_time import local
 from cycling_site.services.validation import FormErrors, checkbox_on
 from cycling_site.state.events import event_card
 from cycling_site.state.session import Rider, rider_action

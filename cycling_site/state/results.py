@@ -10,9 +10,8 @@ import reflex as rx
 
 from cycling_site.clients import results as results_client
 from cycling_site.routes import path_of
-from cycling_site.services.validation import row_id
-
-EVENT_MESSAGES = ("series", "single")
+from cycling_site.wire.ids import row_id
+from cycling_site.wire.results import EVENT_MESSAGES
 
 
 def results_path(kind: str, event_id: str = "", day_id: str = "") -> str:

@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from cycling_site.services.local_time import local
+from cycling_site.local_time import local
 
 EMPTY = "-"
 

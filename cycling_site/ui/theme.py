@@ -21,6 +21,23 @@ COLOR = {
     "success_soft": "#E6F6EE",
 }
 
+# What charts draw, each in its colour: ride streams, compared rides, progress bars.
+CHART_COLOR = {
+    "power": "#FF5A1F",
+    "power_weight": "#2563EB",
+    "ride_a": "#FF5A1F",
+    "ride_b": "#2563EB",
+    "altitude": "#0F8A54",
+    "speed": "#2563EB",
+    "heartRate": "#C8281C",
+    "cadence": "#7C3AED",
+    "distance": "#2563EB",
+    "elevation": "#F5B400",
+}
+
+# The podium: gold, silver, bronze.
+MEDAL_COLOR = {"1": "#F5B400", "2": "#9AA4B8", "3": "#C07A3A"}
+
 FONT = {
     "body": "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
     "display": "'Roboto Condensed', 'Arial Narrow', system-ui, -apple-system, 'Segoe UI', sans-serif",

@@ -9,12 +9,14 @@ from sqlmodel import func, select
 
 from cycling_site.api.main import api
 from cycling_site.clients import activity as activity_client
-from cycling_site.embedded import activity_service
+from cycling_site.embedded.activity import rides
+from cycling_site.embedded.activity import service as activity_service
+from cycling_site.embedded.activity.models import Ride
 from cycling_site.models import Role
-from cycling_site.models.activities import Ride
-from cycling_site.services import accounts, activities, payload_crypto
-from cycling_site.services.payload_crypto import seal
+from cycling_site.services import accounts
 from cycling_site.settings import settings
+from cycling_site.wire import activity as activity_wire
+from cycling_site.wire.activity import seal
 from tests.activity_support import INDOOR, PAUSED, add_ride, fixture_bytes, small_fit
 from tests.api.test_auth_api import sign_in
 from tests.api.test_profile_api import bearer
@@ -55,6 +57,7 @@ def _rides(session) -> int:
 @pytest.fixture(autouse=True)
 def embedded():
     activity_service.install(api, accounts.rider_exists)
+    activity_client.serve_embedded_from(api)
 
 
 @pytest.fixture
@@ -113,7 +116,7 @@ def test_an_upload_without_a_file_or_with_bad_fields_is_refused(client, session,
     headers = {"Authorization": f"Bearer {settings.activity_ingest_key}"}
     response = client.post(UPLOAD, data={"uuid": rider.uuid, "ftp": "250", "weight": "70"}, headers=headers)
     _refused(response, 400, activity_service.NO_FILE)
-    assert _upload(client, small_fit(START), rider.uuid, type="race").json()["message"] == activities.BAD_TYPE
+    assert _upload(client, small_fit(START), rider.uuid, type="race").json()["message"] == rides.BAD_TYPE
     assert _upload(client, small_fit(START), rider.uuid, ftp="abc").status_code == 400
     assert _rides(session) == 0
 
@@ -140,9 +143,9 @@ def test_a_paused_real_ride_is_accepted(client, session, rider):
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ({"uuid": "abc", "page": 1}, payload_crypto.NOT_ENCRYPTED),
-        ("wrong key", payload_crypto.NOT_READABLE),
-        ("wrong call", payload_crypto.NOT_READABLE),
+        ({"uuid": "abc", "page": 1}, activity_wire.NOT_ENCRYPTED),
+        ("wrong key", activity_wire.NOT_READABLE),
+        ("wrong call", activity_wire.NOT_READABLE),
         ("not json", activity_service.NOT_JSON),
     ],
 )
@@ -182,7 +185,7 @@ def test_another_riders_file_id_answers_not_found(client, session, rider):
     theirs = add_ride(session, OTHER, small_fit(START))
     for path in ("/activity-info", "/detailed-graph-data", "/download-activity-file"):
         response = _post(client, path, {"uuid": rider.uuid, "fileId": theirs.file_id})
-        _refused(response, 404, activities.NOT_FOUND)
+        _refused(response, 404, rides.NOT_FOUND)
     response = _post(client, "/power-curve", {"uuid": rider.uuid, "activityFileIds": [theirs.file_id]})
     assert response.status_code == 404
 
@@ -254,7 +257,7 @@ def test_default_data_of_a_rider_without_rides(client, session, make_account):
 
 def test_an_old_sealed_payload_is_refused(client, session, rider, monkeypatch):
     sealed = seal({"uuid": rider.uuid}, settings.activity_service_key, "/v2/rider/profile/activities")
-    later = datetime.now(UTC) + timedelta(seconds=payload_crypto.MAX_AGE_SECONDS + 10)
-    monkeypatch.setattr(payload_crypto.time, "time", later.timestamp)
+    later = datetime.now(UTC) + timedelta(seconds=activity_wire.MAX_AGE_SECONDS + 10)
+    monkeypatch.setattr(activity_wire.time, "time", later.timestamp)
     response = client.post(f"{BASE}/v2/rider/profile/activities", json=sealed)
-    _refused(response, 400, payload_crypto.EXPIRED)
+    _refused(response, 400, activity_wire.EXPIRED)

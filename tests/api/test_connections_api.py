@@ -7,7 +7,7 @@ import pytest
 from sqlmodel import select
 
 from cycling_site.clients import oauth
-from cycling_site.embedded import oauth_provider
+from cycling_site.embedded.oauth_provider import service as oauth_provider
 from cycling_site.messages import accounts as account_msg
 from cycling_site.messages import connections as msg
 from cycling_site.models import Connection, OAuthState
@@ -346,4 +346,3 @@ def test_installing_twice_serves_the_provider_once(provider):
     routes_before = len(app.routes)
     oauth_provider.install(app)
     assert len(app.routes) == routes_before
-    assert oauth._local_app is app

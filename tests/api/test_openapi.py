@@ -1,5 +1,5 @@
-"""What /api/openapi.json promises (the error answers, the session schemes) and how the API's paths answer
-methods they do not serve: OPTIONS, HEAD, 405, CORS preflights."""
+"""What /api/openapi.json promises (the success and error answers, the session schemes) and how the API's
+paths answer methods they do not serve: OPTIONS, HEAD, 405, CORS preflights."""
 
 import pytest
 from fastapi.testclient import TestClient
@@ -27,6 +27,15 @@ OPTIONAL = {
     "post /api/auth/logout",
 }
 PUBLIC_WITHOUT_DATABASE = {"get /api/altcha/challenge"}
+# Success answers that are not JSON: files in their own types, redirects, no content. Every other operation
+# answers JSON with a model of its own.
+FILE_ANSWERS = {"get /api/auth/avatar/{name}", "get /api/events/files/{token}"}
+REDIRECTS = {"post /api/auth/session", "post /api/auth/session/end"}
+NO_CONTENT = {"post /api/auth/session/clear"}
+BINARY = {"type": "string", "format": "binary"}
+ENVELOPES = [{"status", "message"}, {"status", "data"}, {"status", "message", "data"}]
+# The human-check widget reads the ALTCHA challenge in the library's own shape.
+WIDGET_SHAPES = {"get /api/altcha/challenge"}
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +77,51 @@ def test_every_error_answer_has_the_one_error_shape(schema):
         assert errors or name in PUBLIC_WITHOUT_DATABASE, name
         for code, answer in errors.items():
             assert answer["content"] == {"application/json": {"schema": ERROR_REF}}, (name, code)
+
+
+def _component(schema: dict, reference: dict) -> dict:
+    prefix = "#/components/schemas/"
+    assert set(reference) == {"$ref"} and reference["$ref"].startswith(prefix), reference
+    return schema["components"]["schemas"][reference["$ref"].removeprefix(prefix)]
+
+
+def test_every_answer_is_documented_with_its_schema(schema):
+    """Each status an operation documents has its shape: the success answer its model (or its file type,
+    redirect or empty body), every error answer ErrorBody."""
+    for name, _method, operation in _operations(schema):
+        responses = operation["responses"]
+        success = sorted(code for code in responses if int(code) < 400)
+        for code in set(responses) - set(success):
+            assert responses[code]["content"] == {"application/json": {"schema": ERROR_REF}}, (name, code)
+        if name in REDIRECTS:
+            assert success == ["303"], name
+            assert responses["303"]["headers"]["Location"] and "content" not in responses["303"], name
+        elif name in NO_CONTENT:
+            assert success == ["204"] and "content" not in responses["204"], name
+        elif name in FILE_ANSWERS:
+            assert success == ["200"], name
+            content = responses["200"]["content"]
+            assert content and "application/json" not in content, name
+            assert all(media["schema"] == BINARY for media in content.values()), name
+        else:
+            assert success == ["200"], name
+            content = responses["200"]["content"]
+            assert list(content) == ["application/json"], name
+            answer = _component(schema, content["application/json"]["schema"])
+            assert answer["type"] == "object" and answer["additionalProperties"] is False, name
+            assert answer["properties"], name
+
+
+def test_the_success_answers_have_the_one_envelope(schema):
+    """`status: true` with a message, data or both, each always present."""
+    for name, _method, operation in _operations(schema):
+        content = operation["responses"].get("200", {}).get("content", {})
+        if "application/json" not in content or name in WIDGET_SHAPES:
+            continue
+        answer = _component(schema, content["application/json"]["schema"])
+        assert answer["properties"]["status"]["const"] is True, name
+        assert set(answer["properties"]) in ENVELOPES, name
+        assert set(answer["required"]) == set(answer["properties"]), name
 
 
 def test_validation_errors_are_documented_as_400_never_422(schema):

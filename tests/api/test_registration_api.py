@@ -7,6 +7,7 @@ from datetime import date, timedelta
 import pytest
 from sqlmodel import col, select
 
+from cycling_site.local_time import local
 from cycling_site.messages import accounts as accounts_msg
 from cycling_site.messages import events as events_msg
 from cycling_site.messages import registration as msg
@@ -15,7 +16,6 @@ from cycling_site.models.accounts import Role
 from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event, Registration, RiderFile
 from cycling_site.services import registrations, rider_files, tokens
-from cycling_site.services.local_time import local
 from tests import file_samples
 from tests.api.test_auth_api import assert_error_shape, sign_in
 from tests.api.test_events_api import _seed

@@ -9,11 +9,12 @@ from fastapi.testclient import TestClient
 
 from cycling_site.api.main import api
 from cycling_site.api.middleware import SiteMiddleware
-from cycling_site.embedded import results_service
-from cycling_site.messages import results as msg
+from cycling_site.embedded.results import service as results_service
+from cycling_site.embedded.results import texts as msg
+from cycling_site.embedded.results.standings import race_time, seed_results, standings
 from cycling_site.models import Event
 from cycling_site.models.common import utcnow
-from cycling_site.services.results import race_time, seed_results, standings
+from cycling_site.seed import race_entries
 
 results_service.install(api)
 BASE = "/results-service/"
@@ -84,7 +85,7 @@ def raced(session) -> dict[str, Event]:
             session, "Sunday Race Club", -6, distance_km=32.4, prize_structure={"templateType": "SERIES"}
         ),
     }
-    seed_results(session, list(events.values()))
+    seed_results(session, race_entries(list(events.values())))
     return events
 
 
@@ -190,7 +191,7 @@ def test_an_event_with_no_results_yet_says_so(site, session):
 
 def test_names_are_shown_as_text(site, session):
     event = _event(session, "<script>alert(1)</script> Crit", -2)
-    seed_results(session, [event])
+    seed_results(session, race_entries([event]))
     response = site.get(f"{BASE}?eventId={event.id}")
     assert "<script>alert(1)</script>" not in response.text
     assert "&lt;script&gt;alert(1)&lt;/script&gt; Crit" in response.text

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 from sqlmodel import delete
 
-from cycling_site.models.activities import Ride, RideData, RiderCurve
-from cycling_site.services import activities
-from cycling_site.services.demo_rides import write_fit
+from cycling_site.embedded.activity import rides
+from cycling_site.embedded.activity.demo_rides import write_fit
+from cycling_site.embedded.activity.models import Ride, RideData, RiderCurve
 from tests.activity_support import add_ride
 
 RIDER = "11111111-1111-1111-1111-111111111111"
@@ -59,7 +59,7 @@ def test_overall_curve_of_a_rider_with_a_thousand_rides(benchmark, session):
     for n in range(1000):
         seconds = 300 + (n * 37) % 1500
         add_ride(session, RIDER, _ride_fit(n, seconds, START + timedelta(hours=n)))
-    curve = benchmark(activities.overall_curve, session, RIDER)
+    curve = benchmark(rides.overall_curve, session, RIDER)
     assert len(curve["power"]) > 100
     assert _median_ms(benchmark) < 20
 
@@ -90,6 +90,6 @@ def test_an_activities_page_of_a_rider_with_five_thousand_rides(benchmark, sessi
             )
     session.add_all(rows)
     session.commit()
-    page = benchmark(activities.list_rides, session, RIDER, "all", 1, "desc")
+    page = benchmark(rides.list_rides, session, RIDER, "all", 1, "desc")
     assert page["totalCount"] == 5000 and len(page["results"]) == 20
     assert _median_ms(benchmark) < 30

@@ -11,8 +11,8 @@ from fit_tool.profile.messages.record_message import RecordMessage
 from fit_tool.profile.messages.session_message import SessionMessage
 from fit_tool.profile.profile_type import Event, EventType, FileType, Manufacturer, Sport
 
-from cycling_site.services.fit_files import read_fit
-from cycling_site.services.ride_metrics import mean_max_curve, resample_1hz, ride_metrics
+from cycling_site.embedded.activity.fit_files import read_fit
+from cycling_site.embedded.activity.ride_metrics import mean_max_curve, resample_1hz, ride_metrics
 
 FOUR_HOURS = 4 * 3600
 START_MS = 1_700_000_000_000

@@ -8,9 +8,9 @@ import numpy as np
 from playwright.sync_api import Page, expect
 from sqlmodel import Session, select
 
+from cycling_site.embedded.activity.demo_rides import write_fit
+from cycling_site.embedded.activity.models import Ride, RideData
 from cycling_site.messages import activities as msg
-from cycling_site.models.activities import Ride, RideData
-from cycling_site.services.demo_rides import write_fit
 from tests.activity_support import EDGE810, add_ride, fixture_bytes
 from tests.e2e.helpers import at, new_account, sign_in
 from tests.e2e.test_dashboard import DASHBOARD, open_activities

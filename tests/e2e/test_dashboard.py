@@ -7,11 +7,11 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 from sqlmodel import Session, select
 
+from cycling_site.embedded.activity import rides
+from cycling_site.embedded.activity.fit_files import NOT_FIT_MESSAGE
+from cycling_site.embedded.activity.models import Ride, RideData
 from cycling_site.messages import activities as msg
 from cycling_site.models import Account
-from cycling_site.models.activities import Ride, RideData
-from cycling_site.services import activities
-from cycling_site.services.fit_files import NOT_FIT_MESSAGE
 from tests.activity_support import FIXTURES, INDOOR, add_ride, small_fit
 from tests.e2e.helpers import KID, at, new_account, sign_in
 
@@ -204,8 +204,29 @@ def test_a_rider_without_rides_sees_empty_states_and_uploads_one(page: Page, db:
     again = tmp_path / "same-ride-again.fit"
     again.write_bytes((FIXTURES / INDOOR).read_bytes())
     page.locator("#ride-upload input[type=file]").set_input_files(str(again))
-    expect(page.locator("#upload-error")).to_have_text(activities.ALREADY_UPLOADED)
+    expect(page.locator("#upload-error")).to_have_text(rides.ALREADY_UPLOADED)
     expect(page.locator(".activity-row")).to_have_count(1)
+
+
+def test_the_page_stays_live_while_a_long_ride_is_processed(page: Page, db: Session, tmp_path: Path):
+    """The upload is a background event: while a day-long ride is read and measured, the rider can still
+    sort the list, and the button tells how far the upload is."""
+    rider_with_rides(db, "long.ride@example.com", 3)
+    open_dashboard(page, "long.ride@example.com", "activities")
+    expect(page.locator(".activity-row").first).to_contain_text("Ride 3")
+    day_long = tmp_path / "day-long.fit"
+    day_long.write_bytes(small_fit(datetime(2026, 10, 2, 4, 0, tzinfo=UTC), seconds=24 * 3600))
+    button = page.locator("#upload-button")
+    expect(button).to_have_text(msg.UPLOAD_BUTTON)
+    page.locator("#ride-upload input[type=file]").set_input_files(str(day_long))
+    expect(button).to_have_text(msg.UPLOAD_PROCESSING)
+    expect(button).to_be_disabled()
+    page.select_option("#activities-sort", "asc")
+    expect(page.locator(".activity-row").first).to_contain_text("Ride 1")
+    expect(button).to_have_text(msg.UPLOAD_PROCESSING)
+    expect(page.locator("#upload-notice")).to_contain_text("Ride uploaded", timeout=60_000)
+    expect(button).to_have_text(msg.UPLOAD_BUTTON)
+    expect(page.locator(".activity-row")).to_have_count(4)
 
 
 def test_uploads_that_are_not_fit_files_are_refused(page: Page, db: Session, tmp_path: Path):

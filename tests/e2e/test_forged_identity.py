@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 import pytest
+import reflex as rx
 from reflex.state import State, UpdateVarsInternalState
 from sqlmodel import Session, col, select
 
 import cycling_site.cycling_site  # noqa: F401  (the app: every state and page registered)
+from cycling_site.embedded.activity.models import Ride
 from cycling_site.models import Account, Connection, Registration, RiderFile
-from cycling_site.models.activities import Ride
 from cycling_site.models.events import Event, PhoneVerification
 from cycling_site.pages import BUILT
 from cycling_site.routes import BY_NAME
@@ -227,8 +228,11 @@ def _argument(name: str, annotation, victim: Victim, state: type):
 
 
 def _upload_param(handler) -> str | None:
+    """The parameter an upload handler gets its files in (a list of files, or a stream of chunks)."""
     for name, annotation in handler._get_type_hints().items():
-        if typing.get_origin(annotation) is list and "UploadFile" in str(typing.get_args(annotation)[0]):
+        if annotation is rx.UploadChunkIterator or (
+            typing.get_origin(annotation) is list and typing.get_args(annotation)[0] is rx.UploadFile
+        ):
             return name
     return None
 

@@ -7,10 +7,12 @@ import pytest
 from playwright.sync_api import FrameLocator, Page, expect
 from sqlmodel import select
 
+from cycling_site.embedded.results import texts as service_msg
+from cycling_site.embedded.results.standings import seed_results, standings
 from cycling_site.messages import results as msg
 from cycling_site.models import Event
 from cycling_site.models.common import utcnow
-from cycling_site.services.results import seed_results, standings
+from cycling_site.seed import race_entries
 from tests.e2e.helpers import at, sign_in
 
 SERIES_NAME = "Results Test Series"
@@ -25,7 +27,7 @@ def _raced_event(db, name: str, days_ago: int, **fields) -> Event:
         event = Event(name=name, starts_at=starts_at, closes_at=starts_at - timedelta(hours=2), **fields)
         db.add(event)
         db.commit()
-        seed_results(db, [event])
+        seed_results(db, race_entries([event]))
     return event
 
 
@@ -72,12 +74,12 @@ def test_a_visitor_is_sent_to_sign_in(page: Page):
 def test_a_rider_goes_from_the_events_to_a_series_its_days_and_back(results_page: Page, db, raced):
     page, series = results_page, raced["series"]
     frame = _open_results(page)
-    expect(frame.get_by_role("heading", name=msg.EVENTS_HEADING)).to_be_visible()
+    expect(frame.get_by_role("heading", name=service_msg.EVENTS_HEADING)).to_be_visible()
 
     frame.get_by_role("link", name=re.compile(SERIES_NAME)).click()
     expect(page).to_have_url(at("/race-results", f"eventId={series.id}"))
     expect(frame.locator("#event-name")).to_have_text(SERIES_NAME)
-    expect(_current_day(frame)).to_have_text(msg.OVERALL)
+    expect(_current_day(frame)).to_have_text(service_msg.OVERALL)
     overall = standings(db, series.id)
     rows = frame.locator("#standings tbody tr")
     expect(rows).to_have_count(len(overall))
@@ -123,7 +125,7 @@ def test_the_query_opens_an_event_and_bad_ids_show_no_results(results_page: Page
 
     for query in ("eventId=987654321", f"eventId={series.id}&dayId=9"):
         frame = _open_results(page, query)
-        expect(frame.locator("#no-results")).to_have_text(msg.NO_RESULTS)
+        expect(frame.locator("#no-results")).to_have_text(service_msg.NO_RESULTS)
     frame.locator("#back-to-events").click()
     expect(page).to_have_url(at("/race-results"))
     expect(frame.get_by_role("link", name=re.compile(SERIES_NAME))).to_be_visible()
@@ -132,7 +134,7 @@ def test_the_query_opens_an_event_and_bad_ids_show_no_results(results_page: Page
 def test_messages_not_from_the_frame_are_ignored(results_page: Page, raced):
     page, series = results_page, raced["series"]
     frame = _open_results(page, f"eventId={series.id}")
-    expect(_current_day(frame)).to_have_text(msg.OVERALL)
+    expect(_current_day(frame)).to_have_text(service_msg.OVERALL)
     # Same origin, but not the frame: had it been followed, Back would land on Day 2.
     page.evaluate(f"window.postMessage({{type: 'single', eventId: {series.id}, dayId: 2}}, '*')")
     frame.get_by_role("link", name="Day 1", exact=True).click()

@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from cycling_site.clients import oauth
-from cycling_site.embedded import oauth_provider
+from cycling_site.embedded.oauth_provider import service as oauth_provider
 from cycling_site.services import connections
 from cycling_site.settings import OAuthProvider
 
@@ -27,6 +27,7 @@ def provider(monkeypatch) -> Iterator[TestClient]:
     monkeypatch.setattr(oauth, "_local_app", None)
     app = FastAPI()
     oauth_provider.install(app)
+    oauth.serve_embedded_from(app)
     with TestClient(app) as client:
         yield client
 

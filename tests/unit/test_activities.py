@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 from sqlmodel import func, select
 
-from cycling_site.models.activities import Ride, RideData, RiderCurve
-from cycling_site.services import activities, ride_metrics
-from cycling_site.services.activities import ActivityError, ActivityNotFound, DuplicateRide
-from cycling_site.services.fit_files import FitFileError
+from cycling_site.embedded.activity import ride_metrics, rides
+from cycling_site.embedded.activity.fit_files import FitFileError
+from cycling_site.embedded.activity.models import Ride, RideData, RiderCurve
+from cycling_site.embedded.activity.rides import ActivityError, ActivityNotFound, DuplicateRide
+from cycling_site.wire.activity import MAX_FIT_BYTES
 from tests.activity_support import EDGE810, INDOOR, add_ride, fixture_bytes, small_fit
 
 RIDER = "11111111-1111-1111-1111-111111111111"
@@ -47,7 +48,7 @@ def test_the_best_curve_is_the_running_maximum_of_every_ride(session):
     assert np.array_equal(
         power, np.maximum(easy_curve, np.pad(hard_curve, (0, easy_curve.size - hard_curve.size)))
     )
-    overall = activities.overall_curve(session, RIDER)
+    overall = rides.overall_curve(session, RIDER)
     assert overall["power"][0] == 300 and overall["power"][-1] == 150
     assert overall["power_weight"][0] == pytest.approx(300 / 70, abs=0.01)
 
@@ -81,7 +82,7 @@ def test_a_truncated_or_damaged_fit_file_is_refused(session, cut):
 def test_the_same_file_twice_is_refused(session):
     data = small_fit(START)
     add_ride(session, RIDER, data)
-    with pytest.raises(DuplicateRide, match=activities.ALREADY_UPLOADED):
+    with pytest.raises(DuplicateRide, match=rides.ALREADY_UPLOADED):
         add_ride(session, RIDER, data)
     add_ride(session, OTHER, data)
     assert _count(session, Ride) == 2
@@ -90,10 +91,10 @@ def test_the_same_file_twice_is_refused(session):
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("type", "race", activities.BAD_TYPE),
-        ("ftp", 10, activities.BAD_FTP),
-        ("weight", 400, activities.BAD_WEIGHT),
-        ("title", "x" * 101, activities.BAD_TEXT),
+        ("type", "race", rides.BAD_TYPE),
+        ("ftp", 10, rides.BAD_FTP),
+        ("weight", 400, rides.BAD_WEIGHT),
+        ("title", "x" * 101, rides.BAD_TEXT),
     ],
 )
 def test_bad_ride_fields_are_refused(session, field, value, message):
@@ -104,12 +105,12 @@ def test_bad_ride_fields_are_refused(session, field, value, message):
 
 def test_a_file_over_the_limit_is_refused(session):
     with pytest.raises(ActivityError, match="too large"):
-        add_ride(session, RIDER, b"\0" * (activities.MAX_FIT_BYTES + 1))
+        add_ride(session, RIDER, b"\0" * (MAX_FIT_BYTES + 1))
 
 
 def test_a_ride_without_power_keeps_its_other_figures(session):
     n = 900
-    from cycling_site.services.demo_rides import write_fit
+    from cycling_site.embedded.activity.demo_rides import write_fit
 
     data = write_fit(
         START,
@@ -126,7 +127,7 @@ def test_a_ride_without_power_keeps_its_other_figures(session):
     assert ride.avg_heart_rate == pytest.approx(140)
     assert ride.distance_m == pytest.approx((n - 1) * 8, rel=0.01)
     assert session.get(RiderCurve, RIDER) is None
-    assert activities.list_rides(session, RIDER)["results"][0]["watt"] is None
+    assert rides.list_rides(session, RIDER)["results"][0]["watt"] is None
 
 
 def test_pages_of_twenty_sorted_by_date_and_filtered_by_type(session):
@@ -136,62 +137,62 @@ def test_pages_of_twenty_sorted_by_date_and_filtered_by_type(session):
             session, RIDER, small_fit(START + timedelta(days=day), watts=100 + day, seconds=120), type=kind
         )
     add_ride(session, OTHER, small_fit(START, watts=999, seconds=120))
-    first = activities.list_rides(session, RIDER)
+    first = rides.list_rides(session, RIDER)
     assert (first["totalCount"], first["totalPages"], first["currentPage"]) == (45, 3, 1)
     assert len(first["results"]) == 20
     dates = [row["date"] for row in first["results"]]
     assert dates == sorted(dates, reverse=True)
-    last = activities.list_rides(session, RIDER, page=3, sort="asc")
+    last = rides.list_rides(session, RIDER, page=3, sort="asc")
     assert len(last["results"]) == 5 and last["results"][-1]["watt"] == 144
-    events = activities.list_rides(session, RIDER, type="event")
+    events = rides.list_rides(session, RIDER, type="event")
     assert events["totalCount"] == 9 and {row["type"] for row in events["results"]} == {"event"}
-    assert activities.events_count(session, RIDER) == 9
-    assert activities.list_rides(session, RIDER, page=9)["results"] == []
+    assert rides.events_count(session, RIDER) == 9
+    assert rides.list_rides(session, RIDER, page=9)["results"] == []
 
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"type": "swim"}, activities.BAD_TYPE),
-        ({"sort": "up"}, activities.BAD_SORT),
-        ({"page": 0}, activities.BAD_PAGE),
-        ({"page": 10**20}, activities.BAD_PAGE),
-        ({"page": "2"}, activities.BAD_PAGE),
-        ({"page": True}, activities.BAD_PAGE),
+        ({"type": "swim"}, rides.BAD_TYPE),
+        ({"sort": "up"}, rides.BAD_SORT),
+        ({"page": 0}, rides.BAD_PAGE),
+        ({"page": 10**20}, rides.BAD_PAGE),
+        ({"page": "2"}, rides.BAD_PAGE),
+        ({"page": True}, rides.BAD_PAGE),
     ],
 )
 def test_bad_list_requests_are_refused(session, kwargs, message):
     with pytest.raises(ActivityError, match=message):
-        activities.list_rides(session, RIDER, **kwargs)
+        rides.list_rides(session, RIDER, **kwargs)
 
 
 def test_another_riders_ride_is_not_found(session):
     ride = add_ride(session, OTHER, small_fit(START))
-    for call in (activities.ride_info, activities.graph_data, activities.ride_file):
-        with pytest.raises(ActivityNotFound, match=activities.NOT_FOUND):
+    for call in (rides.ride_info, rides.graph_data, rides.ride_file):
+        with pytest.raises(ActivityNotFound, match=rides.NOT_FOUND):
             call(session, RIDER, ride.file_id)
     with pytest.raises(ActivityNotFound):
-        activities.compare_curves(session, RIDER, [ride.file_id])
+        rides.compare_curves(session, RIDER, [ride.file_id])
     for bad in (None, 5, "", "x" * 37):
         with pytest.raises(ActivityNotFound):
-            activities.ride_info(session, RIDER, bad)
+            rides.ride_info(session, RIDER, bad)
 
 
 def test_detail_header_and_graphs(session):
     ride = add_ride(
         session, RIDER, fixture_bytes(EDGE810), ftp=315, title="Vector test", route_name="Outdoor"
     )
-    header = activities.ride_info(session, RIDER, ride.file_id)["header_detail"]
+    header = rides.ride_info(session, RIDER, ride.file_id)["header_detail"]
     assert header["title"] == "Vector test" and header["routeName"] == "Outdoor"
     assert header["normalizePower"] == round(ride.normalized_power)
     assert header["intensity"] == round(ride.intensity * 100)
     assert header["totalWorkout"] == round(ride.work_kj)
-    graph = activities.graph_data(session, RIDER, ride.file_id)
+    graph = rides.graph_data(session, RIDER, ride.file_id)
     assert graph["axis"] == "distance"
     lengths = {
         len(graph[key]) for key in ("time", "distance", "altitude", "power", "speed", "heartRate", "cadence")
     }
-    assert len(lengths) == 1 and lengths.pop() <= activities.GRAPH_POINTS * 2 + 2
+    assert len(lengths) == 1 and lengths.pop() <= rides.GRAPH_POINTS * 2 + 2
     assert max(value for value in graph["power"] if value is not None) == round(ride.max_power)
     assert graph["summary"]["power"]["max"] == round(ride.max_power)
     assert set(graph["summary"]["speed"]) == {"avg", "max"}
@@ -200,22 +201,22 @@ def test_detail_header_and_graphs(session):
 
 def test_an_indoor_ride_without_distance_is_drawn_against_time(session):
     ride = add_ride(session, RIDER, fixture_bytes(INDOOR), ftp=250)
-    assert activities.graph_data(session, RIDER, ride.file_id)["axis"] == "time"
+    assert rides.graph_data(session, RIDER, ride.file_id)["axis"] == "time"
 
 
 def test_compare_gives_each_rides_curve(session):
     a = add_ride(session, RIDER, small_fit(START, watts=200, seconds=300), title="A")
     b = add_ride(session, RIDER, small_fit(START + timedelta(days=1), watts=250, seconds=120), title="B")
-    curves = activities.compare_curves(session, RIDER, [a.file_id, b.file_id])
+    curves = rides.compare_curves(session, RIDER, [a.file_id, b.file_id])
     assert [curve["title"] for curve in curves] == ["A", "B"]
     assert set(curves[0]["power"]) == {200} and set(curves[1]["power"]) == {250}
     assert curves[0]["seconds"][-1] == 300 and curves[1]["seconds"][-1] == 120
     for bad in ([a.file_id, b.file_id, a.file_id], "abc", [1]):
-        with pytest.raises(ActivityError, match=activities.BAD_FILE_IDS):
-            activities.compare_curves(session, RIDER, bad)
+        with pytest.raises(ActivityError, match=rides.BAD_FILE_IDS):
+            rides.compare_curves(session, RIDER, bad)
 
 
 def test_download_gives_back_the_original_file(session):
     data = fixture_bytes(INDOOR)
     ride = add_ride(session, RIDER, data, file_name=INDOOR)
-    assert activities.ride_file(session, RIDER, ride.file_id) == (INDOOR, data)
+    assert rides.ride_file(session, RIDER, ride.file_id) == (INDOOR, data)

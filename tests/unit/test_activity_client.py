@@ -8,8 +8,9 @@ import pytest
 
 from cycling_site.api.main import api
 from cycling_site.clients import activity
-from cycling_site.embedded import activity_service
-from cycling_site.services import accounts, activities
+from cycling_site.embedded.activity import rides
+from cycling_site.embedded.activity import service as activity_service
+from cycling_site.services import accounts
 from tests.activity_support import INDOOR, add_ride, fixture_bytes, small_fit
 
 pytestmark = pytest.mark.anyio
@@ -21,6 +22,7 @@ START = datetime(2026, 11, 2, 6, 0, tzinfo=UTC)
 @pytest.fixture(autouse=True)
 def embedded(make_account):
     activity_service.install(api, accounts.rider_exists)
+    activity.serve_embedded_from(api)
     make_account(uuid=RIDER)
 
 
@@ -45,10 +47,10 @@ async def test_a_ride_uploaded_through_the_client_is_listed_and_read_back(sessio
 
 async def test_the_services_refusals_reach_the_caller_as_errors(session):
     theirs = add_ride(session, OTHER, small_fit(START))
-    with pytest.raises(activity.ActivityServiceError, match=activities.NOT_FOUND) as refused:
+    with pytest.raises(activity.ActivityServiceError, match=rides.NOT_FOUND) as refused:
         await activity.activity_info(RIDER, theirs.file_id)
     assert refused.value.status_code == 404
-    with pytest.raises(activity.ActivityServiceError, match=activities.BAD_SORT):
+    with pytest.raises(activity.ActivityServiceError, match=rides.BAD_SORT):
         await activity.activities(RIDER, sort="sideways")
     with pytest.raises(activity.ActivityServiceError, match="not a FIT file"):
         await activity.upload(RIDER, b"plain text", "notes.fit", ftp=250, weight=70)

@@ -209,11 +209,14 @@ def test_right_typed_code_after_four_failures_still_works(session, rider):
     assert codes.use(session, CodePurpose.verify_otp, issued.code, key=issued.key).uuid == rider.uuid
 
 
-def test_another_accounts_key_does_not_unlock_this_code(session, rider, make_account):
+def test_another_accounts_key_does_not_unlock_this_code(session, rider, make_account, monkeypatch):
+    other = make_account(email="other@example.com")
+    # Two different six-digit draws, so the code cannot match the other key's by chance.
+    draws = iter((123456, 654321))
+    monkeypatch.setattr(codes.secrets, "randbelow", lambda _bound: next(draws))
     mine = issue(session, rider, CodePurpose.verify_otp, typed=True)
-    theirs = issue(session, make_account(email="other@example.com"), CodePurpose.verify_otp, typed=True)
-    if mine.code == theirs.code:
-        pytest.skip("both codes drew the same six digits")
+    theirs = issue(session, other, CodePurpose.verify_otp, typed=True)
+    assert (mine.code, theirs.code) == ("123456", "654321")
     assert (
         code_error(codes.use, session, CodePurpose.verify_otp, mine.code, key=theirs.key) == msg.CODE_INVALID
     )

@@ -8,7 +8,7 @@ import fitdecode
 import numpy as np
 import pytest
 
-from cycling_site.services.demo_rides import _profile, demo_rides, write_fit
+from cycling_site.embedded.activity.demo_rides import _profile, demo_rides, write_fit
 
 START = datetime(2026, 3, 1, 5, 30, tzinfo=UTC)
 END = datetime(2026, 5, 20, 12, 0, tzinfo=UTC)

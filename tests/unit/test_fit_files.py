@@ -2,7 +2,6 @@
 
 import math
 from datetime import UTC, datetime
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,7 +15,7 @@ from fitdecode.utils import compute_crc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cycling_site.services.fit_files import (
+from cycling_site.embedded.activity.fit_files import (
     DAMAGED_MESSAGE,
     EMPTY_MESSAGE,
     NO_SAMPLES_MESSAGE,
@@ -25,12 +24,13 @@ from cycling_site.services.fit_files import (
     FitFileError,
     read_fit,
 )
+from tests import activity_support
+from tests.activity_support import FIXTURES
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "fit"
-PAUSED = FIXTURES / "2020-06-01-16-52-40.fit"
-EDGE810 = FIXTURES / "Edge810-Vector-2013-08-16-15-35-10.fit"
-INDOOR = FIXTURES / "sample-activity-indoor-trainer.fit"
-ZWIFT = FIXTURES / "null_compressed_speed_dist.fit"
+PAUSED = FIXTURES / activity_support.PAUSED
+EDGE810 = FIXTURES / activity_support.EDGE810
+INDOOR = FIXTURES / activity_support.INDOOR
+ZWIFT = FIXTURES / activity_support.ZWIFT
 START_MS = 1_600_000_000_000  # 2020-09-13 12:26:40 UTC
 
 

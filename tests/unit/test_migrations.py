@@ -10,6 +10,8 @@ from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, text
 from sqlmodel import SQLModel
 
+import cycling_site.embedded.activity.models  # noqa: F401  (each service's own tables)
+import cycling_site.embedded.results.models  # noqa: F401
 import cycling_site.models  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,8 +7,8 @@ import time
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from cycling_site.services import payload_crypto
-from cycling_site.services.payload_crypto import PayloadError, read_plain, seal, unseal
+from cycling_site.wire import activity as payload_crypto
+from cycling_site.wire.activity import PayloadError, read_plain, seal, unseal
 
 KEY = "11" * 32
 OTHER_KEY = "22" * 32

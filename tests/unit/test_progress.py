@@ -4,9 +4,10 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from cycling_site.models.activities import Ride
-from cycling_site.services import progress
-from cycling_site.services.activities import ActivityError
+from cycling_site.embedded.activity import progress
+from cycling_site.embedded.activity.models import Ride
+from cycling_site.embedded.activity.rides import ActivityError
+from cycling_site.wire.activity import week_of_month
 
 RIDER = "11111111-1111-1111-1111-111111111111"
 
@@ -23,7 +24,7 @@ RIDER = "11111111-1111-1111-1111-111111111111"
     ],
 )
 def test_week_of_month(day, week):
-    assert progress.week_of_month(day) == week
+    assert week_of_month(day) == week
 
 
 def _ride(session, started_at: datetime, km: float, climb: float, minutes: int, type: str = "ride") -> None:

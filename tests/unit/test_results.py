@@ -7,12 +7,14 @@ import pytest
 from sqlmodel import delete, select
 
 from cycling_site.clients import results as results_client
-from cycling_site.models import Event, EventResult
+from cycling_site.embedded.results import standings as results
+from cycling_site.embedded.results.models import Race, ResultLine
+from cycling_site.embedded.results.standings import race_time, seed_results, standings
+from cycling_site.models import Event
 from cycling_site.models.common import utcnow
-from cycling_site.services import results
-from cycling_site.services.results import race_time, seed_results, standings
-from cycling_site.services.validation import row_id
+from cycling_site.seed import race_entries
 from cycling_site.state.results import results_path
+from cycling_site.wire.ids import row_id
 from tests.unit.conftest import count
 
 SERIES = {"templateType": "SERIES"}
@@ -36,21 +38,21 @@ def events(session) -> dict[str, Event]:
     }
 
 
-def _rows(session, event: Event, day: int) -> list[EventResult]:
-    query = select(EventResult).where(EventResult.event_id == event.id, EventResult.day_id == day)
-    return list(session.exec(query.order_by(EventResult.position)))
+def _rows(session, event: Event, day: int) -> list[ResultLine]:
+    query = select(ResultLine).where(ResultLine.event_id == event.id, ResultLine.day_id == day)
+    return list(session.exec(query.order_by(ResultLine.position)))
 
 
 def test_results_are_seeded_for_started_events_only_and_once(session, events):
-    written = seed_results(session, list(events.values()))
-    assert written == count(session, EventResult) > 0
+    written = seed_results(session, race_entries(list(events.values())))
+    assert written == count(session, ResultLine) > 0
     assert _rows(session, events["future"], 1) == []
-    assert seed_results(session, list(events.values())) == 0
-    assert count(session, EventResult) == written
+    assert seed_results(session, race_entries(list(events.values()))) == 0
+    assert count(session, ResultLine) == written
 
 
 def test_a_series_is_raced_over_two_days_and_a_race_over_one(session, events):
-    seed_results(session, list(events.values()))
+    seed_results(session, race_entries(list(events.values())))
     race_day_1 = _rows(session, events["race"], 1)
     assert 20 <= len(race_day_1) <= 40
     assert _rows(session, events["race"], 2) == []
@@ -62,7 +64,7 @@ def test_a_series_is_raced_over_two_days_and_a_race_over_one(session, events):
 
 
 def test_each_day_reads_like_a_race(session, events):
-    seed_results(session, list(events.values()))
+    seed_results(session, race_entries(list(events.values())))
     for event in events.values():
         for day in (1, 2):
             rows = _rows(session, event, day)
@@ -83,16 +85,17 @@ def test_each_day_reads_like_a_race(session, events):
 
 
 def test_the_same_event_always_gets_the_same_results(session, events):
-    seed_results(session, [events["race"]])
+    seed_results(session, race_entries([events["race"]]))
     first = [(row.rider_name, row.time_s) for row in _rows(session, events["race"], 1)]
-    session.exec(delete(EventResult))
+    session.exec(delete(ResultLine))
+    session.exec(delete(Race))
     session.commit()
-    seed_results(session, [events["race"]])
+    seed_results(session, race_entries([events["race"]]))
     assert [(row.rider_name, row.time_s) for row in _rows(session, events["race"], 1)] == first
 
 
 def test_events_with_results_newest_first(session, events):
-    seed_results(session, list(events.values()))
+    seed_results(session, race_entries(list(events.values())))
     listed = results.events_with_results(session)
     assert [(event.name, event.days, event.series) for event in listed] == [
         ("Sunday Race Club", [1, 2], True),
@@ -105,7 +108,7 @@ def test_events_with_results_newest_first(session, events):
 
 
 def test_standings_of_a_day_are_the_stored_results(session, events):
-    seed_results(session, list(events.values()))
+    seed_results(session, race_entries(list(events.values())))
     race = events["race"]
     stored = _rows(session, race, 1)
     for day in (None, 1):
@@ -118,7 +121,7 @@ def test_standings_of_a_day_are_the_stored_results(session, events):
 
 
 def test_overall_standings_of_a_series_add_up_the_days(session, events):
-    seed_results(session, list(events.values()))
+    seed_results(session, race_entries(list(events.values())))
     series = events["series"]
     day_1 = {row.rider_name: row for row in _rows(session, series, 1)}
     day_2 = {row.rider_name: row for row in _rows(session, series, 2)}
@@ -137,7 +140,7 @@ def test_overall_standings_of_a_series_add_up_the_days(session, events):
 
 def test_an_event_with_no_distance_gets_a_default_course(session):
     event = _event(session, "Mystery Ride", -1, distance_km=0, elevation_m=0)
-    seed_results(session, [event])
+    seed_results(session, race_entries([event]))
     rows = _rows(session, event, 1)
     assert rows and all(row.time_s > 0 for row in rows)
 

@@ -3,7 +3,6 @@
 import operator
 from datetime import UTC, datetime
 from itertools import accumulate
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from cycling_site.services.fit_files import DeviceFigures, FitRide, read_fit
-from cycling_site.services.ride_metrics import (
+from cycling_site.embedded.activity.fit_files import DeviceFigures, FitRide, read_fit
+from cycling_site.embedded.activity.ride_metrics import (
     CURVE_SECONDS,
     Streams,
     best_curve,
@@ -22,8 +21,8 @@ from cycling_site.services.ride_metrics import (
     resample_1hz,
     ride_metrics,
 )
+from tests.activity_support import FIXTURES
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "fit"
 NO_DEVICE = DeviceFigures(None, None, None, None, None, None, None)
 
 

@@ -5,8 +5,8 @@ from datetime import date
 import pytest
 from sqlmodel import select
 
+from cycling_site.embedded.activity.models import Ride, RiderCurve
 from cycling_site.models import Account, Role
-from cycling_site.models.activities import Ride, RiderCurve
 from cycling_site.models.common import utcnow
 from cycling_site.seed import DEMO_PASSWORD, seed_demo, seed_demo_rides
 from cycling_site.services.accounts import login

@@ -19,10 +19,8 @@ import jwt
 from fastapi import APIRouter, FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from cycling_site.clients import oauth as oauth_client
-from cycling_site.services.connections import NETWORK_NAMES
 from cycling_site.settings import PASSWORD_GRANT_NETWORKS, settings
-from cycling_site.ui.theme import COLOR, FONT, RADIUS, SHADOW
+from cycling_site.wire import oauth as wire
 
 XERT_DEMO_PASSWORD = "xert-demo"
 DEMO_ATHLETE = {"id": 1001, "username": "demo.athlete", "name": "Demo Athlete"}
@@ -31,7 +29,7 @@ ACCESS_SECONDS = 6 * 3600
 ALGORITHM = "HS256"
 FIELD_MAX = 2000
 
-router = APIRouter(prefix=oauth_client.EMBEDDED_PREFIX, include_in_schema=False)
+router = APIRouter(prefix=wire.EMBEDDED_PREFIX, include_in_schema=False)
 _used_codes: dict[str, float] = {}
 
 
@@ -63,11 +61,11 @@ def _read(token: str, purpose: str, network: str) -> dict | None:
 
 
 def _served(network: str) -> bool:
-    return settings.demo and network in NETWORK_NAMES and not settings.oauth[network].configured
+    return settings.demo and network in wire.NETWORK_NAMES and not settings.oauth[network].configured
 
 
 def _check_client(network: str, client_id: str, client_secret: str | None = None) -> None:
-    expected_id, expected_secret = oauth_client.demo_registration(network)
+    expected_id, expected_secret = wire.demo_registration(network)
     if not secrets.compare_digest(client_id.encode(), expected_id.encode()):
         raise ProviderError("invalid_client", 401)
     if client_secret is not None and not secrets.compare_digest(
@@ -77,31 +75,33 @@ def _check_client(network: str, client_id: str, client_secret: str | None = None
 
 
 def _check_redirect(network: str, redirect_uri: str) -> None:
-    registered = oauth_client.redirect_uri(network)
+    registered = wire.redirect_uri(network)
     if redirect_uri != registered and not redirect_uri.startswith(registered + "/"):
         raise ProviderError("invalid_redirect_uri")
 
 
+# The provider's own look (a neutral "demo app"), kept here as an outside provider keeps its stylesheet.
 _STYLE = {
-    "body": f"margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:16px;"
-    f"box-sizing:border-box;background:{COLOR['surface']};color:{COLOR['text']};font-family:{FONT['body']}",
-    "main": f"background:{COLOR['card']};border-radius:{RADIUS['lg']};box-shadow:{SHADOW['card']};"
-    "padding:32px 24px;max-width:420px;width:100%;box-sizing:border-box;text-align:center",
-    ".badge": f"display:inline-block;background:{COLOR['ink']};color:white;border-radius:{RADIUS['pill']};"
+    "body": "margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:16px;"
+    "box-sizing:border-box;background:#F4F6FA;color:#111827;font-family:system-ui,-apple-system,'Segoe UI',"
+    "Roboto,Arial,sans-serif",
+    "main": "background:#FFFFFF;border-radius:16px;box-shadow:0 1px 2px rgba(16,24,40,.06),0 8px 24px "
+    "rgba(16,24,40,.08);padding:32px 24px;max-width:420px;width:100%;box-sizing:border-box;text-align:center",
+    ".badge": "display:inline-block;background:#0B1220;color:white;border-radius:999px;"
     "padding:4px 12px;font-size:12px;letter-spacing:.08em;text-transform:uppercase",
     "h1": "font-size:22px;margin:16px 0 8px",
-    "p": f"color:{COLOR['muted']};margin:0 0 24px",
+    "p": "color:#5B6475;margin:0 0 24px",
     ".actions": "display:flex;gap:12px",
-    "button": f"flex:1;height:44px;border-radius:{RADIUS['sm']};font-size:16px;font-weight:700;"
-    f"cursor:pointer;border:1px solid {COLOR['border']};background:{COLOR['card']};color:{COLOR['text']}",
-    "button.allow": f"background:{COLOR['accent']};border-color:{COLOR['accent']};color:white",
-    "button:focus-visible": f"outline:3px solid {COLOR['accent']};outline-offset:2px",
+    "button": "flex:1;height:44px;border-radius:6px;font-size:16px;font-weight:700;"
+    "cursor:pointer;border:1px solid #E3E7EF;background:#FFFFFF;color:#111827",
+    "button.allow": "background:#FF5A1F;border-color:#FF5A1F;color:white",
+    "button:focus-visible": "outline:3px solid #FF5A1F;outline-offset:2px",
 }
 STYLE_SHEET = "".join(f"{selector}{{{rules}}}" for selector, rules in _STYLE.items())
 
 
 def _page(title: str, body: str, status_code: int = 200) -> HTMLResponse:
-    """A plain server-rendered page in the site's colours: it belongs to the "other" site."""
+    """A plain server-rendered page: it belongs to the "other" site."""
     document = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -112,7 +112,7 @@ def _page(title: str, body: str, status_code: int = 200) -> HTMLResponse:
 
 
 def _invalid_request_page(network: str, error: str) -> HTMLResponse:
-    name = html.escape(NETWORK_NAMES.get(network, "Demo provider"))
+    name = html.escape(wire.NETWORK_NAMES.get(network, "Demo provider"))
     body = (
         f'<span class="badge">{name} · demo</span><h1>This request is not valid</h1>'
         f'<p id="provider-error">{html.escape(error)}</p>'
@@ -145,7 +145,7 @@ def authorize_page(
         return Response(status_code=404)
     if refusal := _refusal(network, response_type, client_id, redirect_uri):
         return refusal
-    name = html.escape(NETWORK_NAMES[network])
+    name = html.escape(wire.NETWORK_NAMES[network])
     site = html.escape(settings.site_name)
     hidden = "".join(
         f'<input type="hidden" name="{key}" value="{html.escape(value[:FIELD_MAX])}">'
@@ -164,7 +164,7 @@ def authorize_page(
 <button type="submit" name="decision" value="deny" id="deny">Deny</button>
 <button type="submit" name="decision" value="allow" id="allow" class="allow" autofocus>Allow</button>
 </form>"""
-    return _page(f"Connect to {NETWORK_NAMES[network]}", body)
+    return _page(f"Connect to {wire.NETWORK_NAMES[network]}", body)
 
 
 @router.post("/{network}/authorize")
@@ -278,8 +278,7 @@ def profile(network: str, request: Request) -> Response:
 
 
 def install(app: FastAPI) -> None:
-    """Serves the demo provider from `app` and lets the OAuth client reach it without leaving the process."""
+    """Serves the demo provider from `app`."""
     if not getattr(app.state, "demo_oauth_provider", False):
         app.include_router(router)
         app.state.demo_oauth_provider = True
-    oauth_client.serve_embedded_from(app)

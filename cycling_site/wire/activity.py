@@ -1,8 +1,10 @@
-"""The activity service's payload encryption: AES-256-GCM with a key the site and the service share.
+"""The activity service's wire contract, shared by its client and the service.
 
-A sealed payload is {"iv": base64 nonce, "data": base64 ciphertext and tag}. The request path is the
-associated data, so a payload sealed for one call is refused by another, and the payload carries the
-time it was sealed, so a captured request stops working after MAX_AGE_SECONDS.
+Payloads are encrypted with AES-256-GCM under a key the site and the service share. A sealed payload is
+{"iv": base64 nonce, "data": base64 ciphertext and tag}. The request path is the associated data, so a
+payload sealed for one call is refused by another, and the payload carries the time it was sealed, so a
+captured request stops working after MAX_AGE_SECONDS. The limits and the week numbering below are the
+service's, and both sides read them here.
 """
 
 import base64
@@ -10,9 +12,15 @@ import binascii
 import json
 import os
 import time
+from datetime import date, timedelta
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+# Where the embedded service is served when no ACTIVITY_SERVICE_URL is set.
+EMBEDDED_PREFIX = "/activity-service"
+MAX_FIT_BYTES = 16 * 1024 * 1024
+MAX_COMPARE = 2
 
 NONCE_BYTES = 12
 MAX_AGE_SECONDS = 300
@@ -62,3 +70,14 @@ def read_plain(body: object) -> dict:
     if not isinstance(body, dict):
         raise PayloadError(NOT_AN_OBJECT)
     return body
+
+
+def first_week_start(year: int, month: int) -> date:
+    """The Monday of the week holding the month's 1st."""
+    first = date(year, month, 1)
+    return first - timedelta(days=first.weekday())
+
+
+def week_of_month(day: date) -> int:
+    """Weeks run Monday to Sunday and are numbered within their month: week 1 holds the 1st (spec 3)."""
+    return (day - first_week_start(day.year, day.month)).days // 7 + 1

@@ -11,17 +11,36 @@ import html
 from typing import Annotated
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, FastAPI, Query
+from fastapi import APIRouter, Depends, FastAPI, Query
 from fastapi.responses import HTMLResponse
+from sqlmodel import Session
 
-from cycling_site.api.deps import DB
-from cycling_site.clients.results import EMBEDDED_PREFIX
-from cycling_site.messages import results as msg
-from cycling_site.services import results
-from cycling_site.services.local_time import local
-from cycling_site.services.results import ResultEvent, Standing
-from cycling_site.services.validation import row_id
-from cycling_site.ui.theme import COLOR, FONT, RADIUS
+from cycling_site.db import session_per_request
+from cycling_site.embedded.results import standings as results
+from cycling_site.embedded.results import texts as msg
+from cycling_site.embedded.results.standings import ResultEvent, Standing
+from cycling_site.local_time import local
+from cycling_site.wire.ids import row_id
+from cycling_site.wire.results import EMBEDDED_PREFIX
+
+DB = Annotated[Session, Depends(session_per_request)]
+# The service's own look: the site's brand colours, kept here as an outside service keeps its stylesheet.
+COLOR = {
+    "ink": "#0B1220",
+    "surface": "#F4F6FA",
+    "card": "#FFFFFF",
+    "accent": "#FF5A1F",
+    "accent_dark": "#D9460F",
+    "accent_soft": "#FFF1EB",
+    "text": "#111827",
+    "muted": "#5B6475",
+    "border": "#E3E7EF",
+}
+FONT = {
+    "body": "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+    "display": "'Roboto Condensed', 'Arial Narrow', system-ui, -apple-system, 'Segoe UI', sans-serif",
+}
+RADIUS = {"sm": "6px", "md": "10px", "pill": "999px"}
 
 router = APIRouter(prefix=EMBEDDED_PREFIX, include_in_schema=False)
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cycling_site.services.fit_files import FitRide
+from cycling_site.embedded.activity.fit_files import FitRide
 
 SPIKE_WATTS = 2500.0  # no rider holds this for a second: such a sample is a sensor glitch, read as missing
 MAX_FILLED_GAP_S = 25  # GoldenCheetah's smart-recording limit: shorter gaps between records are interpolated

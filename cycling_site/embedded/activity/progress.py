@@ -12,22 +12,14 @@ from datetime import date, datetime, time, timedelta
 from sqlalchemy import case, func
 from sqlmodel import Session, select
 
-from cycling_site.models.activities import Ride, RideType
-from cycling_site.services.activities import ActivityError
-from cycling_site.services.local_time import LOCAL_TZ, local
+from cycling_site.embedded.activity.models import Ride, RideType
+from cycling_site.embedded.activity.rides import ActivityError
+from cycling_site.local_time import LOCAL_TZ, local
+from cycling_site.wire.activity import first_week_start, week_of_month
 
 PERIODS = ("year", "month", "week")
 YEAR_RANGE = (2000, 2100)
 BAD_PERIOD = "Year, month and week must name a real period."
-
-
-def _first_week_start(year: int, month: int) -> date:
-    first = date(year, month, 1)
-    return first - timedelta(days=first.weekday())
-
-
-def week_of_month(day: date) -> int:
-    return (day - _first_week_start(day.year, day.month)).days // 7 + 1
 
 
 def weeks_in_month(year: int, month: int) -> int:
@@ -49,7 +41,7 @@ def period_days(period: str, year: int, month: int, week: int) -> tuple[date, da
         return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1]) + timedelta(
             days=1
         )
-    start = _first_week_start(year, month) + timedelta(weeks=week - 1)
+    start = first_week_start(year, month) + timedelta(weeks=week - 1)
     return start, start + timedelta(days=7)
 
 

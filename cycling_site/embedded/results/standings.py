@@ -1,7 +1,7 @@
-"""Stored race results, as the results service shows them: events with results, their days, standings.
+"""Stored race results, as the results service shows them: races with results, their days, standings.
 
-A one-day event has the standings of its day. An event raced over several days (a series) also has
-overall standings: every rider who finished each day, by total time.
+A one-day race has the standings of its day. A race over several days (a series) also has overall
+standings: every rider who finished each day, by total time.
 """
 
 import random
@@ -11,7 +11,7 @@ from datetime import datetime
 from sqlalchemy import distinct
 from sqlmodel import Session, col, func, select
 
-from cycling_site.models import Event, EventResult
+from cycling_site.embedded.results.models import Race, ResultLine
 from cycling_site.models.common import as_utc, utcnow
 
 FIELD_SIZE = (20, 40)
@@ -36,6 +36,18 @@ NAMES = (
     ),
 )  # fmt: skip
 FULL_NAMES = tuple(f"{first} {last}" for firsts, lasts in NAMES for first in firsts for last in lasts)
+
+
+@dataclass(frozen=True)
+class RaceEntry:
+    """A race the site asks demo results for: its event id, name, start, course and days of racing."""
+
+    event_id: int
+    name: str
+    starts_at: datetime
+    distance_km: float
+    elevation_m: int
+    days: int
 
 
 @dataclass(frozen=True)
@@ -68,15 +80,15 @@ def race_time(seconds: float) -> str:
 
 def _result_events(session: Session, event_id: int | None = None) -> list[ResultEvent]:
     query = (
-        select(Event.id, Event.name, Event.starts_at, func.count(distinct(EventResult.rider_name)))
-        .join(EventResult, col(EventResult.event_id) == Event.id)
-        .group_by(Event.id, Event.name, Event.starts_at)
-        .order_by(col(Event.starts_at).desc(), col(Event.id).desc())
+        select(Race.event_id, Race.name, Race.starts_at, func.count(distinct(ResultLine.rider_name)))
+        .join(ResultLine, col(ResultLine.event_id) == Race.event_id)
+        .group_by(Race.event_id, Race.name, Race.starts_at)
+        .order_by(col(Race.starts_at).desc(), col(Race.event_id).desc())
     )
-    days_query = select(EventResult.event_id, EventResult.day_id).distinct()
+    days_query = select(ResultLine.event_id, ResultLine.day_id).distinct()
     if event_id is not None:
-        query = query.where(Event.id == event_id)
-        days_query = days_query.where(EventResult.event_id == event_id)
+        query = query.where(Race.event_id == event_id)
+        days_query = days_query.where(ResultLine.event_id == event_id)
     days: dict[int, list[int]] = {}
     for owner, day in session.exec(days_query):
         days.setdefault(owner, []).append(day)
@@ -103,22 +115,22 @@ def standings(session: Session, event_id: int, day_id: int | None = None) -> lis
         return []
     if day_id is not None or not event.series:
         rows = session.exec(
-            select(EventResult)
-            .where(EventResult.event_id == event_id, EventResult.day_id == (day_id or event.days[0]))
-            .order_by(EventResult.position)
+            select(ResultLine)
+            .where(ResultLine.event_id == event_id, ResultLine.day_id == (day_id or event.days[0]))
+            .order_by(ResultLine.position)
         )
         return [
             Standing(row.position, row.rider_name, row.category, row.time_s, row.watts_per_kg) for row in rows
         ]
-    total = func.sum(EventResult.time_s)
+    total = func.sum(ResultLine.time_s)
     # Over the whole series a rider's w/kg is their days' w/kg weighted by time.
-    work = func.sum(EventResult.watts_per_kg * EventResult.time_s)
+    work = func.sum(ResultLine.watts_per_kg * ResultLine.time_s)
     rows = session.exec(
-        select(EventResult.rider_name, EventResult.category, total, work)
-        .where(EventResult.event_id == event_id)
-        .group_by(EventResult.rider_name, EventResult.category)
-        .having(func.count(distinct(EventResult.day_id)) == len(event.days))
-        .order_by(total, EventResult.rider_name)
+        select(ResultLine.rider_name, ResultLine.category, total, work)
+        .where(ResultLine.event_id == event_id)
+        .group_by(ResultLine.rider_name, ResultLine.category)
+        .having(func.count(distinct(ResultLine.day_id)) == len(event.days))
+        .order_by(total, ResultLine.rider_name)
     )
     return [
         Standing(place, name, category, round(seconds, 1), round(weighted / seconds, 2))
@@ -136,11 +148,6 @@ def _speed(watts_per_kg: float, grade: float) -> float:
     return (low + high) / 2
 
 
-def _race_days(event: Event) -> int:
-    """A series (its prize structure has day tables) is raced over two days; any other event over one."""
-    return 2 if event.prize_structure.get("templateType") == "SERIES" else 1
-
-
 def _field(rng: random.Random) -> list[tuple[str, int, float]]:
     """Riders of one event: unique names, categories in their usual shares, each rider's usual w/kg."""
     size = rng.randint(*FIELD_SIZE)
@@ -149,10 +156,10 @@ def _field(rng: random.Random) -> list[tuple[str, int, float]]:
     return [(name, cat, rng.uniform(*CATEGORY_WKG[cat])) for name, cat in zip(names, categories, strict=True)]
 
 
-def _day_results(rng: random.Random, event: Event, day: int, riders: list) -> list[EventResult]:
-    """Everyone rides the event's course; time follows w/kg, so places agree with w/kg in each category."""
+def _day_results(rng: random.Random, race: RaceEntry, day: int, riders: list) -> list[ResultLine]:
+    """Everyone rides the race's course; time follows w/kg, so places agree with w/kg in each category."""
     distance_km, elevation_m = (
-        (event.distance_km, event.elevation_m) if event.distance_km > 0 else DEFAULT_COURSE
+        (race.distance_km, race.elevation_m) if race.distance_km > 0 else DEFAULT_COURSE
     )
     grade = elevation_m / (distance_km * 1000)
     finishes = []
@@ -163,8 +170,8 @@ def _day_results(rng: random.Random, event: Event, day: int, riders: list) -> li
         )
     finishes.sort()
     return [
-        EventResult(
-            event_id=event.id,
+        ResultLine(
+            event_id=race.event_id,
             day_id=day,
             position=place,
             rider_name=name,
@@ -176,23 +183,24 @@ def _day_results(rng: random.Random, event: Event, day: int, riders: list) -> li
     ]
 
 
-def seed_results(session: Session, events: list[Event]) -> int:
-    """Demo results for each given event that has started and has none yet; answers the rows written.
+def seed_results(session: Session, races: list[RaceEntry]) -> int:
+    """Demo results for each given race that has started and has none yet; answers the lines written.
 
-    The same event always gets the same results. On a series' later days a few riders do not start.
+    The same race always gets the same results. On a series' later days a few riders do not start.
     """
     now = utcnow()
-    stored = set(session.exec(select(EventResult.event_id).distinct()))
+    stored = set(session.exec(select(Race.event_id)))
     written = 0
-    for event in events:
-        if as_utc(event.starts_at) > now or event.id in stored:
+    for race in races:
+        if as_utc(race.starts_at) > now or race.event_id in stored:
             continue
-        rng = random.Random(f"results-{event.id}")
+        session.add(Race(event_id=race.event_id, name=race.name, starts_at=race.starts_at))
+        rng = random.Random(f"results-{race.event_id}")
         riders = _field(rng)
-        for day in range(1, _race_days(event) + 1):
+        for day in range(1, race.days + 1):
             if day > 1:
                 riders = rng.sample(riders, len(riders) - rng.randint(1, 3))
-            rows = _day_results(rng, event, day, riders)
+            rows = _day_results(rng, race, day, riders)
             session.add_all(rows)
             written += len(rows)
     session.commit()

@@ -19,15 +19,15 @@ from fastapi.responses import JSONResponse, Response
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from cycling_site.api.deps import DB
-from cycling_site.clients import activity as activity_client
-from cycling_site.services import activities, progress
-from cycling_site.services.activities import ActivityError, NewRide
-from cycling_site.services.fit_files import FitFileError
-from cycling_site.services.payload_crypto import PayloadError, read_plain, unseal
+from cycling_site.db import session_per_request
+from cycling_site.embedded.activity import progress, rides
+from cycling_site.embedded.activity.fit_files import FitFileError
+from cycling_site.embedded.activity.rides import ActivityError, NewRide
 from cycling_site.settings import settings
+from cycling_site.wire.activity import EMBEDDED_PREFIX as PREFIX
+from cycling_site.wire.activity import MAX_FIT_BYTES, PayloadError, read_plain, unseal
 
-PREFIX = activity_client.EMBEDDED_PREFIX
+DB = Annotated[Session, Depends(session_per_request)]
 NOT_AUTHORISED = "A valid service key is required."
 NO_FILE = "Choose a FIT file to upload."
 NOT_JSON = "The payload must be JSON."
@@ -63,7 +63,7 @@ def _open(text: str | bytes, request: Request) -> dict:
 def _rider(payload: dict) -> str:
     rider_uuid = payload.get("uuid")
     if not isinstance(rider_uuid, str) or not rider_uuid or len(rider_uuid) > 36:
-        raise HTTPException(status_code=400, detail=activities.BAD_RIDER)
+        raise HTTPException(status_code=400, detail=rides.BAD_RIDER)
     return rider_uuid
 
 
@@ -89,7 +89,7 @@ def _answer(call, *args):
 @router.post("/v2/rider/profile/activities")
 def list_activities(payload: BodyPayload, session: DB) -> JSONResponse:
     return _answer(
-        activities.list_rides,
+        rides.list_rides,
         session,
         _rider(payload),
         payload.get("type", "all"),
@@ -100,18 +100,18 @@ def list_activities(payload: BodyPayload, session: DB) -> JSONResponse:
 
 @router.post("/activity-info")
 def activity_info(payload: BodyPayload, session: DB) -> JSONResponse:
-    return _answer(activities.ride_info, session, _rider(payload), payload.get("fileId"))
+    return _answer(rides.ride_info, session, _rider(payload), payload.get("fileId"))
 
 
 @router.post("/detailed-graph-data")
 def detailed_graph_data(payload: BodyPayload, session: DB) -> JSONResponse:
-    return _answer(activities.graph_data, session, _rider(payload), payload.get("fileId"))
+    return _answer(rides.graph_data, session, _rider(payload), payload.get("fileId"))
 
 
 def _power_curve(session: Session, rider_uuid: str, file_ids: object) -> dict:
     if file_ids in (None, []):
-        return {"overall": activities.overall_curve(session, rider_uuid), "compare": []}
-    return {"overall": None, "compare": activities.compare_curves(session, rider_uuid, file_ids)}
+        return {"overall": rides.overall_curve(session, rider_uuid), "compare": []}
+    return {"overall": None, "compare": rides.compare_curves(session, rider_uuid, file_ids)}
 
 
 @router.post("/power-curve")
@@ -123,7 +123,7 @@ def power_curve(payload: BodyPayload, session: DB) -> JSONResponse:
 @router.post("/download-activity-file")
 def download_activity_file(payload: BodyPayload, session: DB) -> Response:
     try:
-        name, data = activities.ride_file(session, _rider(payload), payload.get("fileId"))
+        name, data = rides.ride_file(session, _rider(payload), payload.get("fileId"))
     except ActivityError as exc:
         raise _refuse(exc) from exc
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
@@ -132,12 +132,12 @@ def download_activity_file(payload: BodyPayload, session: DB) -> Response:
 
 @router.get("/get-user-events-count")
 def user_events_count(payload: HeaderPayload, session: DB) -> JSONResponse:
-    return _ok({"total": activities.events_count(session, _rider(payload))})
+    return _ok({"total": rides.events_count(session, _rider(payload))})
 
 
 def _same_rider(payload: dict, rider_uuid: str) -> str:
     if _rider(payload) != rider_uuid:
-        raise HTTPException(status_code=404, detail=activities.NOT_FOUND)
+        raise HTTPException(status_code=404, detail=rides.NOT_FOUND)
     return rider_uuid
 
 
@@ -189,21 +189,20 @@ async def upload_activity(
         raise HTTPException(status_code=404, detail=UNKNOWN_RIDER)
     if file is None:
         raise HTTPException(status_code=400, detail=NO_FILE)
-    data = await file.read(activities.MAX_FIT_BYTES + 1)
+    data = await file.read(MAX_FIT_BYTES + 1)
     new = NewRide(uuid, data, file.filename or "", type, title, routeName, ftp, weight)
     try:
-        ride = await run_in_threadpool(activities.ingest, session, new)
+        ride = await run_in_threadpool(rides.ingest, session, new)
     except (ActivityError, FitFileError) as exc:
         raise _refuse(exc) from exc
-    return _ok(activities.activity_row(ride))
+    return _ok(rides.activity_row(ride))
 
 
 def install(app: FastAPI, rider_exists: Callable[[str], bool]) -> None:
-    """Serves the activity service from `app` and lets the client reach it without leaving the process.
+    """Serves the activity service from `app`.
 
     `rider_exists(uuid)` tells whether a rider may own rides: uploads for anyone else are refused."""
     if not getattr(app.state, "activity_service", False):
         app.include_router(router)
         app.state.activity_service = True
     app.state.rider_exists = rider_exists
-    activity_client.serve_embedded_from(app)

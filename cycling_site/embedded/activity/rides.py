@@ -16,18 +16,17 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from cycling_site.models.activities import Ride, RideData, RiderCurve, RideType
+from cycling_site.embedded.activity import ride_metrics
+from cycling_site.embedded.activity.fit_files import read_fit
+from cycling_site.embedded.activity.models import Ride, RideData, RiderCurve, RideType
 from cycling_site.models.common import as_utc, utcnow
-from cycling_site.services import ride_metrics
-from cycling_site.services.fit_files import read_fit
+from cycling_site.wire.activity import MAX_COMPARE, MAX_FIT_BYTES
 
 RIDE_TYPES = (RideType.ride, RideType.workout, RideType.event)
 LIST_TYPES = ("all", *RIDE_TYPES)
 SORTS = ("desc", "asc")
 PAGE_SIZE = 20
 MAX_PAGE = 100_000
-MAX_FIT_BYTES = 16 * 1024 * 1024
-MAX_COMPARE = 2
 FTP_RANGE = (50, 1000)
 WEIGHT_RANGE = (20, 250)
 TEXT_MAX = 100
