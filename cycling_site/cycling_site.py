@@ -8,9 +8,10 @@ import reflex as rx
 import cycling_site.models  # noqa: F401  (registers the tables)
 from cycling_site.api.main import api
 from cycling_site.api.middleware import SiteMiddleware
-from cycling_site.clients import activity, oauth
+from cycling_site.clients import activity, oauth, payments
 from cycling_site.embedded.activity import service as activity_service
 from cycling_site.embedded.oauth_provider import service as oauth_provider
+from cycling_site.embedded.payments import service as payments_sandbox
 from cycling_site.embedded.results import service as results_service
 from cycling_site.pages import register_pages
 from cycling_site.pages.site import FRAME_GUARD, frame_guard
@@ -21,9 +22,11 @@ from cycling_site.ui.theme import GLOBAL_STYLE
 oauth_provider.install(api)
 activity_service.install(api, accounts.rider_exists)
 results_service.install(api)
+payments_sandbox.install(api, webhooks_to=api)
 # The clients reach the embedded services in this process, over the same wire as a remote one.
 activity.serve_embedded_from(api)
 oauth.serve_embedded_from(api)
+payments.serve_embedded_from(api)
 app = rx.App(
     # The frame guard is put in the page by a script at run time: its hash joins the build's in the policy.
     api_transformer=[api, partial(SiteMiddleware, inline_scripts=[FRAME_GUARD])],

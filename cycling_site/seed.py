@@ -14,17 +14,22 @@ from cycling_site.embedded.activity.demo_rides import demo_rides
 from cycling_site.embedded.activity.rides import NewRide
 from cycling_site.embedded.results import standings
 from cycling_site.embedded.results.standings import RaceEntry, seed_results
-from cycling_site.models import Account, Event, Role
+from cycling_site.models import Account, Currency, Event, OwnedItem, Role
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.models.common import utcnow
+from cycling_site.services import ledger
 from cycling_site.services.accounts import hash_password
 from cycling_site.services.demo_events import WINNER_PRIZES, demo_events
+from cycling_site.services.ledger import Move
 from cycling_site.services.tracks import seed_tracks
 from cycling_site.settings import settings
 
 DEMO_PASSWORD = "ridefast"
 # (account, random seed, months of rides): the adult rider and the approved kid ride; the others do not.
 DEMO_RIDERS = (("rider@example.com", 7, 3), ("kid@example.com", 11, 1))
+DEMO_SHOPPER = "rider@example.com"
+DEMO_PURSE = {Currency.coin: 3500, Currency.gem: 120}
+DEMO_KIT = ("frame-oasis-endurance", "wheel-summit-25", "jersey-desert-sunset", "socks-striped")
 UAE = 784
 
 
@@ -105,6 +110,16 @@ def seed_demo(session: Session) -> bool:
     return True
 
 
+def seed_demo_shop(session: Session) -> None:
+    """The demo rider's purse and starter kit: some coins and gems (welcome credits on the ledger) and a
+    few items already in the garage."""
+    account = session.exec(select(Account).where(Account.email == DEMO_SHOPPER)).one()
+    for currency, amount in DEMO_PURSE.items():
+        ledger.move(session, Move(account.id, currency, amount, "welcome", "demo", f"welcome:{account.id}"))
+    session.add_all(OwnedItem(account_id=account.id, item_id=item_id) for item_id in DEMO_KIT)
+    session.commit()
+
+
 def seed_demo_rides(session: Session, end: datetime) -> int:
     """A few months of rides for the demo riders, written as FIT files and ingested like any upload."""
     count = 0
@@ -180,6 +195,7 @@ def main() -> int:
             return 0
         now = utcnow()
         rides = seed_demo_rides(session, now)
+        seed_demo_shop(session)
         events = seed_demo_events(session, now)
         tracks = seed_tracks(session)
         result_rows = seed_results(session, race_entries(events))

@@ -15,6 +15,10 @@ DEMO_SECRET = "demo-secret-change-me-in-production-0123456789"
 # 32 bytes in hex: the AES-256 key the site and the activity service share in demo mode.
 DEMO_ACTIVITY_KEY = "64656d6f2d61637469766974792d6b65792d6368616e67652d6d652d30313233"
 DEMO_INGEST_KEY = DEMO_SECRET + "-ingest"
+# The embedded payment sandbox's keys (Stripe's test-key shapes); a real provider's keys replace them.
+DEMO_PAYMENTS_KEY = "sk_test_demo_ridearena_payments_sandbox"
+DEMO_WEBHOOK_SECRET = "whsec_demo_ridearena_payments_sandbox"
+DEMO_KEYS = (DEMO_ACTIVITY_KEY, DEMO_PAYMENTS_KEY, DEMO_WEBHOOK_SECRET)
 
 load_dotenv(PROJECT_ROOT / ".env")
 
@@ -113,6 +117,10 @@ class Settings:
     activity_encryption: bool
     activity_ingest_key: str
     results_service_url: str
+    payments_api_base: str
+    payments_secret_key: str
+    payments_webhook_secret: str
+    payments_slow_card_seconds: int
     extra_origins: tuple[str, ...]
     oauth: dict[str, OAuthProvider]
 
@@ -165,6 +173,10 @@ def load_settings() -> Settings:
         activity_encryption=_env_bool("ACTIVITY_ENCRYPTION", True),
         activity_ingest_key=_env("ACTIVITY_INGEST_KEY", DEMO_INGEST_KEY),
         results_service_url=_env("RESULTS_SERVICE_URL", ""),
+        payments_api_base=_env("PAYMENTS_API_BASE", "").rstrip("/"),
+        payments_secret_key=_env("PAYMENTS_SECRET_KEY", DEMO_PAYMENTS_KEY),
+        payments_webhook_secret=_env("PAYMENTS_WEBHOOK_SECRET", DEMO_WEBHOOK_SECRET),
+        payments_slow_card_seconds=_env_int("PAYMENTS_SLOW_CARD_SECONDS", 15),
         extra_origins=tuple(origin_of(url) for url in _env("EXTRA_ORIGINS", "").split(",") if url.strip()),
         oauth={network: _oauth_provider(network) for network in OAUTH_NETWORKS},
     )
@@ -182,8 +194,14 @@ def load_settings() -> Settings:
             ("ALTCHA_HMAC_KEY", settings.altcha_hmac_key),
             ("ACTIVITY_SERVICE_KEY", settings.activity_service_key),
             ("ACTIVITY_INGEST_KEY", settings.activity_ingest_key),
+            ("PAYMENTS_SECRET_KEY", settings.payments_secret_key),
+            ("PAYMENTS_WEBHOOK_SECRET", settings.payments_webhook_secret),
         ):
-            if value.startswith(DEMO_SECRET) or value == DEMO_ACTIVITY_KEY:
+            if value.startswith(DEMO_SECRET) or value in (
+                DEMO_ACTIVITY_KEY,
+                DEMO_PAYMENTS_KEY,
+                DEMO_WEBHOOK_SECRET,
+            ):
                 raise ValueError(f"Set {name} to a secret of your own before a production start")
     origin_of(settings.site_url)  # a SITE_URL that is no http(s) address stops the start here
     settings.data_dir.mkdir(parents=True, exist_ok=True)

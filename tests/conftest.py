@@ -18,6 +18,7 @@ import pytest  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402
 
 import cycling_site.embedded.activity.models  # noqa: E402, F401  (each service's own tables)
+import cycling_site.embedded.payments.models  # noqa: E402, F401
 import cycling_site.embedded.results.models  # noqa: E402, F401
 import cycling_site.models  # noqa: E402, F401
 from cycling_site.db import engine  # noqa: E402

@@ -16,9 +16,11 @@ from sqlalchemy.exc import DataError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from cycling_site.messages import shop as shop_msg
 from cycling_site.messages import site as site_msg
 from cycling_site.services.codes import CodeError, CodeLimit
-from cycling_site.services.validation import FormErrors, TooManyAttempts
+from cycling_site.services.shop import ShopClosed
+from cycling_site.services.validation import FormErrors
 
 RETRY_AFTER_SECONDS = 2
 # SQLite's busy and locked table errors; PostgreSQL's lock timeout, statement timeout and deadlock.
@@ -54,6 +56,7 @@ ERROR_ANSWERS: dict[int, dict[str, Any]] = {
     404: {"description": "Not found"},
     413: {"description": "The request body is larger than the site accepts"},
     429: {"description": "Too many attempts or messages: try again later"},
+    502: {"description": "The payment provider could not be reached: try again later"},
     503: {
         "description": "The database is busy: try again after Retry-After seconds",
         "headers": _RETRY_AFTER_HEADER,
@@ -92,8 +95,11 @@ async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONRes
 
 
 async def _form_errors(_request: Request, exc: FormErrors) -> JSONResponse:
-    status_code = 429 if isinstance(exc, TooManyAttempts) else 400
-    return error_response(status_code, next(iter(exc.errors.values())), exc.errors)
+    return error_response(exc.status_code, next(iter(exc.errors.values())), exc.errors)
+
+
+async def _shop_closed(_request: Request, _exc: ShopClosed) -> JSONResponse:
+    return error_response(403, shop_msg.KIDS_NO_SHOP)
 
 
 async def _bad_data(_request: Request, _exc: DataError) -> JSONResponse:
@@ -157,4 +163,5 @@ def install_error_handlers(api: FastAPI) -> None:
     api.add_exception_handler(RequestValidationError, _validation_error)
     api.add_exception_handler(StarletteHTTPException, _http_error)
     api.add_exception_handler(FormErrors, _form_errors)
+    api.add_exception_handler(ShopClosed, _shop_closed)
     _without_default_422(api)

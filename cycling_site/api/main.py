@@ -15,6 +15,7 @@ from cycling_site.api import (
     profile,
     registrations,
     rider_profile,
+    shop,
     verification,
 )
 from cycling_site.api.errors import install_error_handlers
@@ -44,3 +45,4 @@ api.include_router(profile.router, prefix=API_PREFIX)
 api.include_router(rider_profile.router, prefix=API_PREFIX)
 api.include_router(registrations.router, prefix=API_PREFIX)
 api.include_router(events.router, prefix=API_PREFIX)
+api.include_router(shop.router, prefix=API_PREFIX)

@@ -7,18 +7,26 @@ from cycling_site.models.codes import AccountCode, CodePurpose
 from cycling_site.models.connections import Connection, OAuthState
 from cycling_site.models.contact import ContactMessage, Subscriber
 from cycling_site.models.events import Event, PhoneVerification, Registration, RiderFile, Track
+from cycling_site.models.ledger import Balance, Currency, LedgerEntry
 from cycling_site.models.outbox import OutboxMessage
 from cycling_site.models.sessions import RevokedSession, UsedHumanCheck
+from cycling_site.models.shop import GemOrder, OrderStatus, OwnedItem
 
 __all__ = [
     "Account",
     "AccountCode",
+    "Balance",
     "CodePurpose",
     "Connection",
     "ContactMessage",
+    "Currency",
     "Event",
+    "GemOrder",
+    "LedgerEntry",
     "OAuthState",
+    "OrderStatus",
     "OutboxMessage",
+    "OwnedItem",
     "Registration",
     "RevokedSession",
     "PhoneVerification",

@@ -37,6 +37,7 @@ from cycling_site.state.register import RegisterState
 from cycling_site.state.registration import RegistrationState, ThankYouState
 from cycling_site.state.results import ResultsState
 from cycling_site.state.session import SessionState
+from cycling_site.state.shop import ShopState
 from cycling_site.state.site import SiteState
 from cycling_site.state.tracks import TracksState
 from cycling_site.state.verification import VerifyLinkState, VerifyOtpState
@@ -64,7 +65,7 @@ BUILT = {
     "contacts": (contact.contact_page, [ContactState.load]),
     "profile": (profile.profile_page, [ProfileState.load]),
     "delete-user": (profile.delete_user_page, [DeleteUserState.confirm]),
-    "new_activities": (dashboard.dashboard_page, [DashboardState.load]),
+    "new_activities": (dashboard.dashboard_page, [ShopState.close_dialogs, DashboardState.load]),
     "activity": (activity_detail.activity_detail_page, [ActivityDetailState.load]),
     "routes": (tracks.tracks_page, [TracksState.load]),
     "results": (results.results_page, [ResultsState.load]),

@@ -11,6 +11,7 @@ from cycling_site.state.dashboard import CURVE_SERIES, PERIODS, DashboardState
 from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import INPUT_STYLE, form_alert, rejection_codes
 from cycling_site.ui.layout import card, page
+from cycling_site.ui.shop import shop_panel
 from cycling_site.ui.theme import CHART_COLOR, COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 from cycling_site.wire.activity import MAX_FIT_BYTES
 
@@ -578,13 +579,15 @@ def activities_tab() -> rx.Component:
     )
 
 
-def shop_tab() -> rx.Component:
-    return card(_empty(msg.SHOP_SOON, "shop-soon", "shopping-bag"))
-
-
 def _tab_trigger(value: str, label: str, icon: str) -> rx.Component:
     return rx.tabs.trigger(
-        rx.hstack(rx.icon(icon, size=16), rx.text(label), spacing="2", align="center"),
+        rx.hstack(
+            # On a phone the three tabs fit in one row without their icons.
+            rx.icon(icon, size=16, display=rx.breakpoints(initial="none", sm="block")),
+            rx.text(label),
+            spacing="2",
+            align="center",
+        ),
         value=value,
         id=f"tab-{value}",
         cursor="pointer",
@@ -604,7 +607,7 @@ def _tabs() -> rx.Component:
         ),
         rx.tabs.content(overview_tab(), value="profile"),
         rx.tabs.content(activities_tab(), value="activities"),
-        rx.cond(~DashboardState.is_kid, rx.tabs.content(shop_tab(), value="in-game-shop")),
+        rx.cond(~DashboardState.is_kid, rx.tabs.content(shop_panel(), value="in-game-shop")),
         value=DashboardState.tab,
         on_change=DashboardState.select_tab,
         activation_mode="manual",

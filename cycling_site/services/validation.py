@@ -8,6 +8,8 @@ EMAIL_MAX = 254
 class FormErrors(Exception):
     """Bad input: a message per field, nothing stored."""
 
+    status_code = 400
+
     def __init__(self, errors: dict[str, str]):
         super().__init__("; ".join(errors.values()))
         self.errors = errors
@@ -15,6 +17,8 @@ class FormErrors(Exception):
 
 class TooManyAttempts(FormErrors):
     """A rate limit is used up (sign-in attempts, messages, codes or e-mails sent): try again later."""
+
+    status_code = 429
 
 
 def checkbox_on(value: object) -> bool:

@@ -20,6 +20,7 @@ from cycling_site.services import rider_profile
 from cycling_site.state import ride_format
 from cycling_site.state.hashes import show_hash
 from cycling_site.state.session import Rider, SessionState, rider_action, signed_in_account
+from cycling_site.state.shop import ShopState
 from cycling_site.wire.activity import MAX_COMPARE, MAX_FIT_BYTES, week_of_month
 
 TABS = ("profile", "activities", "in-game-shop")
@@ -217,19 +218,25 @@ class DashboardState(rx.State):
         events = [DashboardState.load_progress, DashboardState.reload_activities]
         if account.is_kid and fragment.lstrip("#") == SHOP_TAB:
             events.insert(0, show_hash(DEFAULT_TAB))
+        if self.tab == SHOP_TAB:
+            events.insert(0, ShopState.load)
         yield events
+
+    def _opened(self, value: str) -> list:
+        """The tab a hash or a click asks for; the shop loads when it opens."""
+        before, self.tab = self.tab, tab_for(value, self.is_kid)
+        return [ShopState.load] if self.tab == SHOP_TAB and before != SHOP_TAB else []
 
     @rx.event
     def hash_changed(self, value: str):
-        self.tab = tab_for(value, self.is_kid)
+        events = self._opened(value)
         if value.lstrip("#") != self.tab and value:
-            return show_hash(self.tab)
-        return None
+            events.append(show_hash(self.tab))
+        return events or None
 
     @rx.event
     def select_tab(self, value: str):
-        self.tab = tab_for(value, self.is_kid)
-        return show_hash(self.tab)
+        return [*self._opened(value), show_hash(self.tab)]
 
     @rx.event
     @rider_action(busy="progress_loading", errors="progress_error")

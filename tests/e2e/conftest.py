@@ -35,6 +35,28 @@ DESKTOP = {"width": 1280, "height": 900}
 
 expect.set_options(timeout=15_000)
 
+# Flows that cross the site's workers when its state is in Redis: session cookies written by HTTP answers
+# and read by the socket, uploads sent over HTTP to a state on another worker, background events, state
+# kept between page loads (the payment return). ./scripts/test runs them again in that mode.
+MULTI_WORKER_MODULES = frozenset(
+    {
+        "test_dashboard",
+        "test_forged_identity",
+        "test_login",
+        "test_offline",
+        "test_profile",
+        "test_registration",
+        "test_session",
+        "test_shop",
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem in MULTI_WORKER_MODULES:
+            item.add_marker(pytest.mark.multi_worker)
+
 
 @dataclass(frozen=True)
 class Site:
@@ -69,6 +91,8 @@ def site() -> Iterator[Site]:
         "SITE_URL": f"http://127.0.0.1:{port}",
         # Every e2e test fails its sign-ins from 127.0.0.1; the per-address limit is covered by the API tests.
         "LOGIN_LIMIT_PER_ADDRESS": "10000/minute",
+        # The slow test card pays this long after the card form (test_shop.SLOW_CARD_SECONDS).
+        "PAYMENTS_SLOW_CARD_SECONDS": "10",
     }
     _run([str(VENV_BIN / "reflex"), "db", "migrate"], env)
     _run([sys.executable, "-m", "cycling_site.seed"], env)

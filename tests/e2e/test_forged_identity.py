@@ -22,11 +22,22 @@ from sqlmodel import Session, col, select
 
 import cycling_site.cycling_site  # noqa: F401  (the app: every state and page registered)
 from cycling_site.embedded.activity.models import Ride
-from cycling_site.models import Account, Connection, Registration, RiderFile
+from cycling_site.models import (
+    Account,
+    Balance,
+    Connection,
+    Currency,
+    GemOrder,
+    LedgerEntry,
+    OwnedItem,
+    Registration,
+    RiderFile,
+)
 from cycling_site.models.events import Event, PhoneVerification
 from cycling_site.pages import BUILT
 from cycling_site.routes import BY_NAME
-from cycling_site.services import tokens
+from cycling_site.services import ledger, tokens
+from cycling_site.services.ledger import Move
 from cycling_site.state.mailbox import MailboxState
 from tests.activity_support import add_ride, small_fit
 from tests.e2e.helpers import new_account
@@ -41,6 +52,8 @@ B_FILE_NAME = "quillfeather-passport.pdf"
 B_APP_USER = "quillfeather-on-strava"
 B_PHONE = "971509876543"
 B_DOB = date(1987, 3, 14)
+B_COINS = 987_654
+B_GEM_ORDER = "0b0b0b0b-0b0b-4b0b-8b0b-0b0b0b0b0b0b"
 PARALLEL_CONNECTIONS = 6
 UPDATE_VARS_STATE = UpdateVarsInternalState.get_full_name()
 
@@ -54,10 +67,21 @@ class Victim:
     rider_file_id: int
     event_id: int
     fit_sample: str
+    order_id: str
 
     @property
     def secrets(self) -> list[str]:
-        return [B_LASTNAME, B_RIDE_TITLE, B_ROUTE, B_FILE_NAME, B_APP_USER, B_PHONE, B_DOB.isoformat()]
+        return [
+            B_LASTNAME,
+            B_RIDE_TITLE,
+            B_ROUTE,
+            B_FILE_NAME,
+            B_APP_USER,
+            B_PHONE,
+            B_DOB.isoformat(),
+            f"{B_COINS:,}",
+            str(B_COINS),
+        ]
 
 
 def _victim(db: Session) -> Victim:
@@ -83,6 +107,18 @@ def _victim(db: Session) -> Victim:
     db.add(rider_file)
     db.add(Connection(account_id=rider.id, network="strava", external_user=B_APP_USER, access_token="b"))
     db.add(PhoneVerification(key="victim-b-phone-key", account_id=rider.id, phone=B_PHONE))
+    ledger.move(db, Move(rider.id, Currency.coin, B_COINS, "welcome", "", f"welcome:{rider.id}"))
+    db.add(OwnedItem(account_id=rider.id, item_id="jersey-gulf-blue"))
+    db.add(
+        GemOrder(
+            id=B_GEM_ORDER,
+            account_id=rider.id,
+            bundle_id="gems-100",
+            gems=100,
+            amount_fils=1900,
+            provider_session_id="cs_test_victim_b",
+        )
+    )
     event = db.exec(select(Event).where(col(Event.accept)).order_by(col(Event.id))).first()
     db.commit()
     db.add(
@@ -101,7 +137,8 @@ def _victim(db: Session) -> Victim:
     db.commit()
     # A run of the original file's bytes, as a download would carry it (base64, 3-byte aligned).
     sample = base64.b64encode(fit[300:360]).decode()
-    return Victim(rider.id, rider.uuid, rider.email, ride.file_id, rider_file.id, event.id, sample)
+    ids = (rider.id, rider.uuid, rider.email, ride.file_id, rider_file.id, event.id)
+    return Victim(*ids, sample, B_GEM_ORDER)
 
 
 def _snapshot(db: Session, victim: Victim) -> dict:
@@ -118,6 +155,10 @@ def _snapshot(db: Session, victim: Victim) -> dict:
         "registrations": rows(Registration, Registration.account_id == victim.account_id),
         "connections": rows(Connection, Connection.account_id == victim.account_id),
         "phones": rows(PhoneVerification, PhoneVerification.account_id == victim.account_id),
+        "ledger": rows(LedgerEntry, LedgerEntry.account_id == victim.account_id),
+        "balances": rows(Balance, Balance.account_id == victim.account_id),
+        "gem orders": rows(GemOrder, GemOrder.account_id == victim.account_id),
+        "garage": rows(OwnedItem, OwnedItem.account_id == victim.account_id),
     }
 
 
@@ -178,6 +219,8 @@ def _query(victim: Victim) -> dict[str, str]:
         "es": "forged-code",
         "state": "forged-state",
         "eventId": str(victim.event_id),
+        "orderId": victim.order_id,
+        "payment_result": "success",
     }
 
 
@@ -224,6 +267,9 @@ def _argument(name: str, annotation, victim: Victim, state: type):
         "day_id": "1",
         "reasons": "file-too-large",
         "codes": "too-large",
+        "order_id": victim.order_id,
+        "item_id": "frame-falcon-aero",
+        "bundle_id": "gems-100",
     }.get(name, victim.uuid)
 
 

@@ -3,7 +3,9 @@
 import base64
 import json
 import re
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from functools import cache
 
@@ -11,6 +13,7 @@ import pytest
 from altcha import solve_challenge_v1
 from sqlmodel import Session, col, func, select
 
+from cycling_site.db import engine
 from cycling_site.models import Account, OutboxMessage
 from cycling_site.services import accounts, human_check
 from cycling_site.services.codes import CodeError
@@ -67,6 +70,20 @@ def code_error(call, *args, **kwargs) -> str:
     with pytest.raises(CodeError) as caught:
         call(*args, **kwargs)
     return str(caught.value)
+
+
+def race(work: Callable[[Session, int], object], count_: int) -> list:
+    """Runs `work(session, i)` in `count_` threads started together, each with its own database session:
+    many requests at once against one balance."""
+    start = threading.Barrier(count_)
+
+    def run(number: int):
+        with Session(engine, expire_on_commit=False) as own:
+            start.wait()
+            return work(own, number)
+
+    with ThreadPoolExecutor(count_) as pool:
+        return list(pool.map(run, range(count_)))
 
 
 def count(session: Session, model: type) -> int:

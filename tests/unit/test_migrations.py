@@ -11,6 +11,7 @@ from sqlalchemy import create_engine, text
 from sqlmodel import SQLModel
 
 import cycling_site.embedded.activity.models  # noqa: F401  (each service's own tables)
+import cycling_site.embedded.payments.models  # noqa: F401
 import cycling_site.embedded.results.models  # noqa: F401
 import cycling_site.models  # noqa: F401
 

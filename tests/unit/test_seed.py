@@ -6,10 +6,19 @@ import pytest
 from sqlmodel import select
 
 from cycling_site.embedded.activity.models import Ride, RiderCurve
-from cycling_site.models import Account, Role
+from cycling_site.models import Account, Currency, OwnedItem, Role
 from cycling_site.models.common import utcnow
-from cycling_site.seed import DEMO_PASSWORD, seed_demo, seed_demo_rides
+from cycling_site.seed import (
+    DEMO_KIT,
+    DEMO_PASSWORD,
+    DEMO_SHOPPER,
+    seed_demo,
+    seed_demo_rides,
+    seed_demo_shop,
+)
+from cycling_site.services import ledger
 from cycling_site.services.accounts import login
+from cycling_site.services.shop_catalogue import ITEMS_BY_ID
 from tests.unit.conftest import count, solve_payload
 
 TODAY = date(2025, 6, 15)
@@ -79,3 +88,15 @@ def test_demo_rides_are_ingested_for_the_riding_demo_accounts(session, seeded):
     assert {ride.type for ride in rides} == {"ride", "workout", "event"}
     assert all(ride.title and ride.route_name for ride in rides)
     assert session.get(RiderCurve, seeded["rider@example.com"].uuid) is not None
+
+
+def test_the_demo_rider_has_a_purse_and_a_starter_kit_on_the_ledger(session, seeded):
+    seed_demo_shop(session)
+    rider = seeded[DEMO_SHOPPER]
+    assert ledger.balances(session, rider.id) == {Currency.coin: 3500, Currency.gem: 120, Currency.btc: 0}
+    assert ledger.entries_total(session, rider.id, Currency.coin) == 3500
+    owned = session.exec(select(OwnedItem.item_id).where(OwnedItem.account_id == rider.id)).all()
+    assert sorted(owned) == sorted(DEMO_KIT)
+    assert all(item_id in ITEMS_BY_ID for item_id in owned)
+    kid = seeded["kid@example.com"]
+    assert ledger.balances(session, kid.id)[Currency.coin] == 0

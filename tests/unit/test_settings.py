@@ -21,6 +21,8 @@ def test_production_refuses_the_demo_secrets(monkeypatch, tmp_path):
     monkeypatch.delenv("ALTCHA_HMAC_KEY", raising=False)
     monkeypatch.delenv("ACTIVITY_SERVICE_KEY", raising=False)
     monkeypatch.delenv("ACTIVITY_INGEST_KEY", raising=False)
+    monkeypatch.delenv("PAYMENTS_SECRET_KEY", raising=False)
+    monkeypatch.delenv("PAYMENTS_WEBHOOK_SECRET", raising=False)
     with pytest.raises(ValueError, match="SECRET_KEY"):
         load_settings()
     monkeypatch.setenv("SECRET_KEY", "a-real-secret-of-production")
@@ -33,6 +35,12 @@ def test_production_refuses_the_demo_secrets(monkeypatch, tmp_path):
     with pytest.raises(ValueError, match="ACTIVITY_INGEST_KEY"):
         load_settings()
     monkeypatch.setenv("ACTIVITY_INGEST_KEY", "a-real-ingest-key")
+    with pytest.raises(ValueError, match="PAYMENTS_SECRET_KEY"):
+        load_settings()
+    monkeypatch.setenv("PAYMENTS_SECRET_KEY", "sk_live_a-real-key")
+    with pytest.raises(ValueError, match="PAYMENTS_WEBHOOK_SECRET"):
+        load_settings()
+    monkeypatch.setenv("PAYMENTS_WEBHOOK_SECRET", "whsec_a-real-secret")
     settings = load_settings()
     assert not settings.demo and DEMO_SECRET not in (settings.secret_key, settings.altcha_hmac_key)
 
@@ -65,6 +73,8 @@ def test_production_seed_writes_no_demo_accounts(tmp_path):
         "ALTCHA_HMAC_KEY": "another-real-secret",
         "ACTIVITY_SERVICE_KEY": "ab" * 32,
         "ACTIVITY_INGEST_KEY": "a-real-ingest-key",
+        "PAYMENTS_SECRET_KEY": "sk_live_a-real-key",
+        "PAYMENTS_WEBHOOK_SECRET": "whsec_a-real-secret",
     }
     result = subprocess.run(
         [sys.executable, "-m", "cycling_site.seed"], cwd=ROOT, env=env, capture_output=True, text=True
@@ -96,7 +106,13 @@ def test_production_seed_writes_no_demo_accounts(tmp_path):
 def test_allowed_origins_are_the_sites_own(monkeypatch, tmp_path, env, origins):
     monkeypatch.setenv("DATA_DIR", str(tmp_path))
     if env.get("APP_ENV") == "production":
-        for name in ("SECRET_KEY", "ALTCHA_HMAC_KEY", "ACTIVITY_INGEST_KEY"):
+        for name in (
+            "SECRET_KEY",
+            "ALTCHA_HMAC_KEY",
+            "ACTIVITY_INGEST_KEY",
+            "PAYMENTS_SECRET_KEY",
+            "PAYMENTS_WEBHOOK_SECRET",
+        ):
             monkeypatch.setenv(name, f"a-real-{name.lower()}")
         monkeypatch.setenv("ACTIVITY_SERVICE_KEY", "ab" * 32)
     for name, value in env.items():
