@@ -9,6 +9,7 @@ from cycling_site.models.contact import ContactMessage, Subscriber
 from cycling_site.models.events import Event, PhoneVerification, Registration, RiderFile, Track
 from cycling_site.models.ledger import Balance, Currency, LedgerEntry
 from cycling_site.models.outbox import OutboxMessage
+from cycling_site.models.race_control import ReviewDecision, ReviewKind, ReviewStatus
 from cycling_site.models.sessions import RevokedSession, UsedHumanCheck
 from cycling_site.models.shop import GemOrder, OrderStatus, OwnedItem
 
@@ -28,6 +29,9 @@ __all__ = [
     "OutboxMessage",
     "OwnedItem",
     "Registration",
+    "ReviewDecision",
+    "ReviewKind",
+    "ReviewStatus",
     "RevokedSession",
     "PhoneVerification",
     "RiderFile",

@@ -1,4 +1,5 @@
-"""Files riders give with a registration (age proof, ID images, device video).
+"""Files riders give race control: with a registration (age proof, ID images, device video), as weight
+proof (a photo or video) and as proof of ride totals imported from another platform.
 
 They are checked by their content, never by name or declared type (images must decode, and no file may
 carry page markup a browser could run), stored outside the web root under a random name, and reach a
@@ -38,6 +39,12 @@ KINDS = {
     "back": DOCUMENT_TYPES,
     "device_video": VIDEO_TYPES,
 }
+# The registration wizard's file slots; other submissions keep their files under their own kinds.
+SUBMISSION_KINDS = {
+    "weight_proof": {"image/jpeg": "jpg", "image/png": "png", **VIDEO_TYPES},
+    "import_proof": DOCUMENT_TYPES,
+}
+ALL_KINDS = {**KINDS, **SUBMISSION_KINDS}
 EXTENSIONS = {**DOCUMENT_TYPES, **VIDEO_TYPES}
 IMAGE_FORMATS = {"image/jpeg": "JPEG", "image/png": "PNG"}
 VIEWERS = {Role.race_control, Role.admin}
@@ -78,7 +85,7 @@ def _path(stored_as: str) -> Path:
 
 def check_content(kind: str, data: bytes) -> str:
     """The file's real type for this kind of file, or FileRefused with the spec's message."""
-    allowed = KINDS[kind]
+    allowed = ALL_KINDS[kind]
     if not data:
         raise FileRefused({kind: msg.FILE_EMPTY})
     if len(data) > MAX_FILE_BYTES:
@@ -108,10 +115,10 @@ def _decodes(data: bytes, content_type: str) -> bool:
 
 def store(session: Session, account: Account, kind: str, name: str, data: bytes) -> RiderFile:
     """Checks and keeps one file of the rider; it is on record from then on."""
-    if kind not in KINDS:
+    if kind not in ALL_KINDS:
         raise FileRefused({"file": msg.INVALID_FILE_TYPE})
     content_type = check_content(kind, data)
-    extension = KINDS[kind][content_type]
+    extension = ALL_KINDS[kind][content_type]
     stored_as = f"{secrets.token_hex(16)}.{extension}"
     path = _path(stored_as)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -143,8 +150,12 @@ def discard(session: Session, rows: list[RiderFile]) -> None:
 
 
 def on_record(session: Session, account: Account) -> dict[str, RiderFile]:
-    """The rider's latest file of each kind, the ones the wizard offers again."""
-    query = select(RiderFile).where(RiderFile.account_id == account.id).order_by(col(RiderFile.id))
+    """The rider's latest file of each registration kind, the ones the wizard offers again."""
+    query = (
+        select(RiderFile)
+        .where(RiderFile.account_id == account.id, col(RiderFile.kind).in_(KINDS))
+        .order_by(col(RiderFile.id))
+    )
     return {row.kind: row for row in session.exec(query).all()}
 
 
