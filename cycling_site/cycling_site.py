@@ -32,6 +32,7 @@ app = rx.App(
     api_transformer=[api, partial(SiteMiddleware, inline_scripts=[FRAME_GUARD])],
     head_components=[frame_guard(), rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
     style=GLOBAL_STYLE,
+    stylesheets=["/site.css"],
 )
 register_pages(app)
 app.register_lifespan_task(deliver_forever)

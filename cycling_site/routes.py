@@ -67,6 +67,8 @@ ROUTES: list[Route] = [
     ),
     Route("withdrawal", "/wallet/withdrawal-request", "Withdrawal request", auth_required=True),
     Route("results", "/race-results", "Results", auth_required=True),
+    # Not in the spec's lists: race control's console (roles race_control and admin).
+    Route("race-control", "/race-control", "Race control", auth_required=True),
     # Demo mode only: the outbox as a mailbox.
     Route("dev-mailbox", "/dev/mailbox", "Mailbox"),
 ]

@@ -14,7 +14,7 @@ from cycling_site.embedded.activity.demo_rides import demo_rides
 from cycling_site.embedded.activity.rides import NewRide
 from cycling_site.embedded.results import standings
 from cycling_site.embedded.results.standings import RaceEntry, seed_results
-from cycling_site.models import Account, Currency, Event, OwnedItem, Role
+from cycling_site.models import Account, Currency, Event, OwnedItem, PreVerification, Role
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.models.common import utcnow
 from cycling_site.services import ledger
@@ -120,6 +120,48 @@ def seed_demo_shop(session: Session) -> None:
     session.commit()
 
 
+# Riders waiting for race control, so the console has work on a fresh demo.
+DEMO_APPLICANTS = (
+    ("karim@example.com", "Karim", "Saleh", 0, "Tacx Neo 2T", "Power meter pedals", 74.2, 181),
+    ("mia@example.com", "Mia", "Jensen", 1, "Wahoo KICKR Core", "Crank power meter", 61.0, 170),
+)
+
+
+def seed_demo_reviews(session: Session) -> int:
+    """Two riders whose pre-verification waits for race control."""
+    password_hash = session.exec(select(Account.password_hash).where(Account.email == DEMO_SHOPPER)).one()
+    for email, first, last, gender, trainer, power, weight, height in DEMO_APPLICANTS:
+        applicant = Account(
+            email=email,
+            firstname=first,
+            lastname=last,
+            gender=gender,
+            weight=weight,
+            height=height,
+            dob=date(1992, 5, 1),
+            password_hash=password_hash,
+            email_verified=True,
+            country=UAE,
+            verification_status=VerificationStatus.pending,
+        )
+        session.add(applicant)
+        session.flush()
+        session.add(
+            PreVerification(
+                account_id=applicant.id,
+                smart_trainer=trainer,
+                secondary_power_source=power,
+                weight=weight,
+                height=height,
+                video_link=f"https://www.youtube.com/watch?v=demo-{first.lower()}",
+                strava_link=f"https://www.strava.com/athletes/{first.lower()}",
+                message="Ready for the Sunday races.",
+            )
+        )
+    session.commit()
+    return len(DEMO_APPLICANTS)
+
+
 def seed_demo_rides(session: Session, end: datetime) -> int:
     """A few months of rides for the demo riders, written as FIT files and ingested like any upload."""
     count = 0
@@ -196,6 +238,7 @@ def main() -> int:
         now = utcnow()
         rides = seed_demo_rides(session, now)
         seed_demo_shop(session)
+        seed_demo_reviews(session)
         events = seed_demo_events(session, now)
         tracks = seed_tracks(session)
         result_rows = seed_results(session, race_entries(events))

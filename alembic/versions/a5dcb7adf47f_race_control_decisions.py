@@ -1,4 +1,4 @@
-"""race control decisions
+"""Race control's decisions: the audit log of every decision on a rider submission.
 
 Revision ID: a5dcb7adf47f
 Revises: 16a5df7db5b6

@@ -16,9 +16,11 @@ from sqlalchemy.exc import DataError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from cycling_site.messages import race_control as race_control_msg
 from cycling_site.messages import shop as shop_msg
 from cycling_site.messages import site as site_msg
 from cycling_site.services.codes import CodeError, CodeLimit
+from cycling_site.services.race_control import NotReviewer, ReviewRefused
 from cycling_site.services.shop import ShopClosed
 from cycling_site.services.validation import FormErrors
 
@@ -102,6 +104,12 @@ async def _shop_closed(_request: Request, _exc: ShopClosed) -> JSONResponse:
     return error_response(403, shop_msg.KIDS_NO_SHOP)
 
 
+async def _review_refused(_request: Request, exc: ReviewRefused) -> JSONResponse:
+    if isinstance(exc, NotReviewer):
+        return error_response(403, str(exc))
+    return error_response(404 if str(exc) == race_control_msg.NOT_FOUND else 400, str(exc))
+
+
 async def _bad_data(_request: Request, _exc: DataError) -> JSONResponse:
     """The database refused a value (for example a NUL character on PostgreSQL): bad input, not a crash."""
     return error_response(400, site_msg.BAD_REQUEST)
@@ -164,4 +172,5 @@ def install_error_handlers(api: FastAPI) -> None:
     api.add_exception_handler(StarletteHTTPException, _http_error)
     api.add_exception_handler(FormErrors, _form_errors)
     api.add_exception_handler(ShopClosed, _shop_closed)
+    api.add_exception_handler(ReviewRefused, _review_refused)
     _without_default_422(api)

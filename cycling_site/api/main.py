@@ -12,7 +12,9 @@ from cycling_site.api import (
     contact,
     events,
     human_check,
+    pre_verification,
     profile,
+    race_control,
     registrations,
     rider_profile,
     shop,
@@ -46,3 +48,5 @@ api.include_router(rider_profile.router, prefix=API_PREFIX)
 api.include_router(registrations.router, prefix=API_PREFIX)
 api.include_router(events.router, prefix=API_PREFIX)
 api.include_router(shop.router, prefix=API_PREFIX)
+api.include_router(pre_verification.router, prefix=API_PREFIX)
+api.include_router(race_control.router, prefix=API_PREFIX)

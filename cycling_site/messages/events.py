@@ -22,3 +22,12 @@ JOIN = "Join"
 def closes_at(moment: datetime) -> str:
     """The closing time shown on open events, in GMT+4."""
     return f"Registration closes {moment:%a %d %b %Y, %H:%M} GMT+4"
+
+
+# Spec 1 section 3: the event category descriptions, in three variants keyed 0, 1 and 2.
+CATEGORY_DESCRIPTIONS = {
+    0: {"category-1": "CAT-1: riders above 4.0 w/kg", "category-2": "CAT-2: 1.0 to 3.9 w/kg"},
+    1: {"category-1": "CAT-1: riders above 3.3 w/kg", "category-2": "CAT-2: 1.0 to 3.2 w/kg"},
+    2: {"category-1": "CAT-1: riders above 4.0 w/kg", "category-2": "CAT-2: 1.0 to 3.9 w/kg"},
+}
+OPEN_CATEGORY = "Open: all categories"

@@ -9,6 +9,7 @@ from cycling_site.models.contact import ContactMessage, Subscriber
 from cycling_site.models.events import Event, PhoneVerification, Registration, RiderFile, Track
 from cycling_site.models.ledger import Balance, Currency, LedgerEntry
 from cycling_site.models.outbox import OutboxMessage
+from cycling_site.models.pre_verification import PreVerification
 from cycling_site.models.race_control import ReviewDecision, ReviewKind, ReviewStatus
 from cycling_site.models.sessions import RevokedSession, UsedHumanCheck
 from cycling_site.models.shop import GemOrder, OrderStatus, OwnedItem
@@ -34,6 +35,7 @@ __all__ = [
     "ReviewStatus",
     "RevokedSession",
     "PhoneVerification",
+    "PreVerification",
     "RiderFile",
     "Role",
     "Subscriber",

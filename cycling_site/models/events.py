@@ -66,6 +66,8 @@ class Event(SQLModel, table=True):
     otp: bool = Field(default=False)
     team_help_text: str = Field(default="", max_length=500)
     dial_codes: list = json_column(list)
+    # Which of spec 1's three category-description variants (0, 1, 2) the event's category text uses.
+    category_variant: int = Field(default=0)
     created_at: datetime = utc_column(default_factory=utcnow)
 
 

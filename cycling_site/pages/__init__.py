@@ -13,7 +13,9 @@ from cycling_site.pages import (
     events,
     parental_consent,
     passwords,
+    pre_verification,
     profile,
+    race_control,
     registration,
     results,
     site,
@@ -32,7 +34,9 @@ from cycling_site.state.login import LoginState
 from cycling_site.state.mailbox import MailboxState
 from cycling_site.state.parental_consent import ParentalConsentState, ParentApprovalState
 from cycling_site.state.passwords import ForgotPasswordState, ResetPasswordState
+from cycling_site.state.pre_verification import PreVerificationState
 from cycling_site.state.profile import DeleteUserState, ProfileState
+from cycling_site.state.race_control import RaceControlState
 from cycling_site.state.register import RegisterState
 from cycling_site.state.registration import RegistrationState, ThankYouState
 from cycling_site.state.results import ResultsState
@@ -69,6 +73,8 @@ BUILT = {
     "activity": (activity_detail.activity_detail_page, [ActivityDetailState.load]),
     "routes": (tracks.tracks_page, [TracksState.load]),
     "results": (results.results_page, [ResultsState.load]),
+    "pre-verification": (pre_verification.pre_verification_page, [PreVerificationState.load]),
+    "race-control": (race_control.race_control_page, [RaceControlState.load]),
 }
 
 

@@ -40,7 +40,20 @@ def _category_table(event: rx.Var) -> rx.Component:
                 rx.foreach(
                     event["categories"].to(list[dict[str, str]]),
                     lambda row: rx.table.row(
-                        rx.table.row_header_cell(row["name"], font_weight="700", white_space="nowrap"),
+                        rx.table.row_header_cell(
+                            rx.text(row["name"], font_weight="700"),
+                            rx.cond(
+                                row["description"] != "",
+                                rx.text(
+                                    row["description"],
+                                    font_size=SIZE["xs"],
+                                    font_weight="400",
+                                    color=COLOR["muted"],
+                                    class_name="category-description",
+                                ),
+                            ),
+                            white_space="nowrap",
+                        ),
                         rx.table.cell(row["time"]),
                         rx.table.cell(row["distance"]),
                         rx.table.cell(row["elevation"]),

@@ -17,6 +17,7 @@ from cycling_site.models.events import Event, EventGender, EventType, Registrati
 from cycling_site.wire.ids import row_id
 
 CATEGORY_NAMES = ("Category 1", "Category 2", "Category 3", "Category 4")
+CATEGORY_KEYS = {"Category 1": "category-1", "Category 2": "category-2"}
 PODIUM = 3
 CURRENCY = "AED"
 
@@ -160,6 +161,14 @@ def upcoming(session: Session, now: datetime | None = None) -> dict[str, list[Ev
         "featured": [event for event in events if event.event_type == EventType.featured],
         "all": [event for event in events if event.event_type != EventType.featured],
     }
+
+
+def category_description(name: str, variant: int, event_type: str) -> str:
+    """The category's text in the event's variant (spec 1 section 3); an open event is open to all."""
+    if event_type == EventType.open:
+        return msg.OPEN_CATEGORY
+    descriptions = msg.CATEGORY_DESCRIPTIONS.get(variant, msg.CATEGORY_DESCRIPTIONS[0])
+    return descriptions.get(CATEGORY_KEYS.get(name, ""), "")
 
 
 def past(session: Session, now: datetime | None = None, limit: int = 12) -> list[Event]:

@@ -9,15 +9,16 @@ from dataclasses import dataclass, fields, replace
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import update
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from cycling_site.local_time import local
 from cycling_site.messages import events as events_msg
 from cycling_site.messages import registration as msg
 from cycling_site.models import Account
 from cycling_site.models.common import utcnow
-from cycling_site.models.events import Event, EventGender, Registration, RegistrationStatus
-from cycling_site.services import events, phone_otp, rider_files
+from cycling_site.models.events import Event, EventGender, Registration, RegistrationStatus, RiderFile
+from cycling_site.models.race_control import ReviewKind, ReviewStatus
+from cycling_site.services import events, phone_otp, race_control, rider_files
 from cycling_site.services.validation import FormErrors, has_nul
 
 MIN_AGE_YEARS = 10
@@ -318,25 +319,98 @@ def _registration(event: Event, account: Account, form: Application, phone) -> R
     )
 
 
-def decide(session: Session, registration_id: int, status: str) -> Registration:
-    """Race control's move: approve or decline. A decline gives the slot back, so the rider may rejoin."""
-    if status not in (RegistrationStatus.approved, RegistrationStatus.declined):
-        raise FormErrors({"status": "The status must be approved or declined."})
-    registration = session.get(Registration, registration_id)
-    if registration is None or registration.status == RegistrationStatus.declined:
-        raise FormErrors({"status": "Only a pending or approved registration can be moved."})
-    if status == RegistrationStatus.declined:
+def decide(session: Session, reviewer: Account, item_id: int, approve: bool, reason: str) -> Registration:
+    """Race control approves or declines a pending registration; a decline gives the slot back, so the
+    rider may rejoin. Guarded like every race-control decision: one decision per registration."""
+    race_control.require_reviewer(reviewer)
+    reason = race_control.clean_reason(approve, reason)
+    status = RegistrationStatus.approved if approve else RegistrationStatus.declined
+    race_control.claim(session, Registration, item_id, {"status": status, "decided_at": utcnow()})
+    registration = session.get(Registration, item_id)
+    assert registration is not None
+    session.refresh(registration)
+    if not approve:
         session.execute(
             update(Event)
             .where(col(Event.id) == registration.event_id, col(Event.booked) > 0)
             .values(booked=Event.booked - 1)
         )
-    registration.status = status
-    registration.decided_at = utcnow()
-    session.add(registration)
+    event = session.get(Event, registration.event_id)
+    rider = session.get(Account, registration.account_id)
+    assert event is not None and rider is not None
+    race_control.record(
+        session,
+        kind=ReviewKind.registration,
+        item_id=item_id,
+        rider=rider,
+        reviewer=reviewer,
+        decision=status,
+        reason=reason,
+        subject=f"Your registration for {event.name}",
+        body=events_msg.APPROVED if approve else events_msg.DECLINED,
+    )
     session.commit()
     session.refresh(registration)
     return registration
+
+
+def _file_row(session: Session, file_id: int | None) -> dict | None:
+    row = session.get(RiderFile, file_id) if file_id else None
+    if row is None:
+        return None
+    return {"id": row.id, "name": rider_files.served_name(row), "content_type": row.content_type}
+
+
+def for_review(session: Session, status: str) -> list[dict]:
+    """Registrations as race control's console lists them; "rejected" lists the declined ones."""
+    stored = RegistrationStatus.declined if status == ReviewStatus.rejected else status
+    rows = session.exec(
+        select(Registration, Event)
+        .join(Event, col(Event.id) == Registration.event_id)
+        .where(Registration.status == stored)
+        .order_by(col(Registration.id))
+    ).all()
+    reasons = race_control.history(session, ReviewKind.registration, [row.id for row, _ in rows])
+    found = []
+    for row, event in rows:
+        files = [
+            file
+            for file_id in (row.proof_file_id, row.front_file_id, row.back_file_id, row.device_video_file_id)
+            if (file := _file_row(session, file_id)) is not None
+        ]
+        details = [
+            ["Event", event.name],
+            ["Gender", {0: "Men", 1: "Women"}.get(row.gender, "Open")],
+            *([["Date of birth", row.dob.isoformat()]] if row.dob else []),
+            *([["ID", f"{ID_TYPES.get(row.id_type)} until {row.id_expiry}"]] if row.id_type else []),
+            *(
+                [["Device", f"{row.device_platform} {row.device_model} ({row.device_serial})"]]
+                if row.device_platform
+                else []
+            ),
+            *([["Team", row.team_name or "No team"]] if row.team_type else []),
+            *([["Phone", row.phone]] if row.phone else []),
+        ]
+        decided = reasons.get(row.id, [])
+        found.append(
+            {
+                "id": row.id,
+                "rider_name": f"{row.first_name} {row.last_name}",
+                "rider_email": row.email,
+                "status": ReviewStatus.rejected if row.status == RegistrationStatus.declined else row.status,
+                "submitted_at": row.created_at,
+                "title": event.name,
+                "details": details,
+                "files": files,
+                "reason": decided[-1]["reason"] if decided else "",
+            }
+        )
+    return found
+
+
+def pending_count(session: Session) -> int:
+    pending = Registration.status == RegistrationStatus.pending
+    return session.exec(select(func.count()).select_from(Registration).where(pending)).one()
 
 
 def _file_summary(row) -> dict | None:

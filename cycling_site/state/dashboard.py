@@ -16,7 +16,7 @@ from cycling_site.local_time import local
 from cycling_site.messages import activities as msg
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.models.common import utcnow
-from cycling_site.services import rider_profile
+from cycling_site.services import pre_verification, rider_profile
 from cycling_site.state import ride_format
 from cycling_site.state.hashes import show_hash
 from cycling_site.state.session import Rider, SessionState, rider_action, signed_in_account
@@ -108,6 +108,9 @@ class DashboardState(rx.State):
     weight: str = ""
     height: str = ""
     age: str = ""
+    verification_status: str = ""
+    verification_reason: str = ""
+    verification_alert_closed: bool = False
 
     overall_curve: list[dict] = []
     curve_error: str = ""
@@ -214,6 +217,9 @@ class DashboardState(rx.State):
         self.tab = tab_for(fragment, account.is_kid)
         overall = await self._fetch_overall(account.uuid)
         self._fill_header(rider_profile.default_data(account, overall, self._today()))
+        self.verification_status = account.verification_status
+        self.verification_reason = pre_verification.rejection_reason(rider.db, account)
+        self.verification_alert_closed = False
         self.profile_loading = False
         events = [DashboardState.load_progress, DashboardState.reload_activities]
         if account.is_kid and fragment.lstrip("#") == SHOP_TAB:
@@ -221,6 +227,11 @@ class DashboardState(rx.State):
         if self.tab == SHOP_TAB:
             events.insert(0, ShopState.load)
         yield events
+
+    @rx.event
+    def close_verification_alert(self) -> None:
+        """Got it: the under-review alert stays away until the next visit."""
+        self.verification_alert_closed = True
 
     def _opened(self, value: str) -> list:
         """The tab a hash or a click asks for; the shop loads when it opens."""

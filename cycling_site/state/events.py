@@ -19,13 +19,18 @@ def when(moment) -> str:
     return f"{local(moment):%a %d %b %Y · %H:%M} GMT+4"
 
 
-def category_rows(categories: dict) -> list[dict[str, str]]:
-    """Spec 2: Category 1 to 4, each an array whose first item has time, distance and elevation."""
+def category_rows(event: Event) -> list[dict[str, str]]:
+    """Spec 2: Category 1 to 4, each an array whose first item has time, distance and elevation; with the
+    category's description in the event's variant (spec 1)."""
     rows = []
     for name in events.CATEGORY_NAMES:
-        first = (categories.get(name) or [{}])[0]
+        first = (event.categories.get(name) or [{}])[0]
         rows.append(
-            {"name": name, **{key: str(first.get(key, "-")) for key in ("time", "distance", "elevation")}}
+            {
+                "name": name,
+                "description": events.category_description(name, event.category_variant, event.event_type),
+                **{key: str(first.get(key, "-")) for key in ("time", "distance", "elevation")},
+            }
         )
     return rows
 
@@ -42,7 +47,7 @@ def event_card(event: Event, state: events.RiderState) -> dict:
         "prize_usd": prize_usd,
         "participants": f"{event.booked} / {event.capacity}",
         "gender": GENDER_LABELS.get(event.gender, ""),
-        "categories": category_rows(event.categories),
+        "categories": category_rows(event),
         "guide": event.links.get("technical_guide") or event.links.get("guideline") or "",
         "ruleset": event.links.get("ruleset", ""),
         "requirements": event.links.get("requirements", ""),

@@ -21,6 +21,7 @@ from cycling_site.db import get_session
 from cycling_site.models import Account
 from cycling_site.routes import path_of, requires_login
 from cycling_site.services import profile, tokens
+from cycling_site.services.race_control import REVIEWERS
 from cycling_site.services.validation import FormErrors
 
 HOME_AFTER_LOGIN = "/user/activities#profile"
@@ -69,6 +70,8 @@ class SessionState(rx.State):
     lastname: str = ""
     avatar: str = ""
     is_kid: bool = False
+    # Shows the console's menu entry; the console itself checks the role on every event.
+    is_reviewer: bool = False
 
     @rx.var
     def initial(self) -> str:
@@ -100,7 +103,7 @@ class SessionState(rx.State):
     def _forget(self) -> None:
         self.signed_in = False
         self.firstname = self.lastname = self.avatar = ""
-        self.is_kid = False
+        self.is_kid = self.is_reviewer = False
 
     def _show(self, account: Account) -> None:
         self.signed_in = True
@@ -108,6 +111,7 @@ class SessionState(rx.State):
         self.lastname = account.lastname
         self.avatar = account.avatar or ""
         self.is_kid = account.is_kid
+        self.is_reviewer = account.role in REVIEWERS
 
     def _current_path(self) -> str:
         url = self.router.url

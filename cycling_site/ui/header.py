@@ -98,6 +98,10 @@ def _rider_menu() -> rx.Component:
             _menu_item("Activities", "/user/activities#activities", "menu-activities"),
             _menu_item("My Teams", path_of("my_teams"), "menu-my-teams"),
             rx.cond(~SessionState.is_kid, _menu_item("Wallet", path_of("wallet"), "menu-wallet")),
+            rx.cond(
+                SessionState.is_reviewer,
+                _menu_item("Race control", path_of("race-control"), "menu-race-control"),
+            ),
             rx.menu.separator(),
             rx.menu.item("Log Out", id="menu-logout", color=COLOR["danger"], on_click=SessionState.logout),
             align="end",

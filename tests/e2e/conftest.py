@@ -45,6 +45,7 @@ MULTI_WORKER_MODULES = frozenset(
         "test_login",
         "test_offline",
         "test_profile",
+        "test_race_control",
         "test_registration",
         "test_session",
         "test_shop",

@@ -30,7 +30,9 @@ from cycling_site.models import (
     GemOrder,
     LedgerEntry,
     OwnedItem,
+    PreVerification,
     Registration,
+    ReviewDecision,
     RiderFile,
 )
 from cycling_site.models.events import Event, PhoneVerification
@@ -54,6 +56,7 @@ B_PHONE = "971509876543"
 B_DOB = date(1987, 3, 14)
 B_COINS = 987_654
 B_GEM_ORDER = "0b0b0b0b-0b0b-4b0b-8b0b-0b0b0b0b0b0b"
+B_VIDEO = "https://videos.example.com/quillfeather-on-the-scale"
 PARALLEL_CONNECTIONS = 6
 UPDATE_VARS_STATE = UpdateVarsInternalState.get_full_name()
 
@@ -81,6 +84,7 @@ class Victim:
             B_DOB.isoformat(),
             f"{B_COINS:,}",
             str(B_COINS),
+            B_VIDEO,
         ]
 
 
@@ -117,6 +121,19 @@ def _victim(db: Session) -> Victim:
             gems=100,
             amount_fils=1900,
             provider_session_id="cs_test_victim_b",
+        )
+    )
+    rider.verification_status = "pending"
+    db.add(rider)
+    db.add(
+        PreVerification(
+            account_id=rider.id,
+            smart_trainer="Tacx Neo 2T",
+            secondary_power_source="Smart bike",
+            weight=61.5,
+            height=170,
+            video_link=B_VIDEO,
+            strava_link=B_VIDEO,
         )
     )
     event = db.exec(select(Event).where(col(Event.accept)).order_by(col(Event.id))).first()
@@ -159,6 +176,8 @@ def _snapshot(db: Session, victim: Victim) -> dict:
         "balances": rows(Balance, Balance.account_id == victim.account_id),
         "gem orders": rows(GemOrder, GemOrder.account_id == victim.account_id),
         "garage": rows(OwnedItem, OwnedItem.account_id == victim.account_id),
+        "pre-verifications": rows(PreVerification, PreVerification.account_id == victim.account_id),
+        "decisions": rows(ReviewDecision, ReviewDecision.rider_id == victim.account_id),
     }
 
 

@@ -128,3 +128,20 @@ def test_the_podium_is_the_top_three_then_the_rest():
     top, rest = events.podium(list(reversed(WINNERS)), 0.2723)
     assert [w["position"] for w in top] == ["1", "2", "3"] and [w["position"] for w in rest] == ["4", "5"]
     assert top[0]["prize"] == "AED 5,000.00"
+
+
+@pytest.mark.parametrize(
+    ("name", "variant", "event_type", "text"),
+    [
+        ("Category 1", 0, "all", "CAT-1: riders above 4.0 w/kg"),
+        ("Category 2", 0, "featured", "CAT-2: 1.0 to 3.9 w/kg"),
+        ("Category 1", 1, "all", "CAT-1: riders above 3.3 w/kg"),
+        ("Category 2", 1, "all", "CAT-2: 1.0 to 3.2 w/kg"),
+        ("Category 1", 2, "all", "CAT-1: riders above 4.0 w/kg"),
+        ("Category 2", 7, "all", "CAT-2: 1.0 to 3.9 w/kg"),
+        ("Category 3", 0, "all", ""),
+        ("Category 2", 1, "open", "Open: all categories"),
+    ],
+)
+def test_category_descriptions_follow_the_events_variant(name, variant, event_type, text):
+    assert events.category_description(name, variant, event_type) == text

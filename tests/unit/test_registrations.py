@@ -15,6 +15,7 @@ from cycling_site.models.accounts import Role
 from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event, Registration, RiderFile
 from cycling_site.services import phone_otp, registrations, rider_files, tokens
+from cycling_site.services.race_control import ReviewRefused
 from cycling_site.services.registrations import Application
 from tests import file_samples
 from tests.unit.conftest import count, form_errors
@@ -503,17 +504,39 @@ def test_closed_full_and_wrong_gender_events_refuse(
 
 def test_a_decline_frees_the_slot_and_the_rider_may_rejoin(session, make_account, make_event):
     rider = make_account()
+    reviewer = make_account(email="rc@example.com", role="race_control")
     event = make_event(capacity=1)
     first = registrations.submit(session, rider, event.id, _personal())
-    approved = registrations.decide(session, first.id, "approved")
-    assert approved.status == "approved" and approved.decided_at is not None
-    registrations.decide(session, first.id, "declined")
+    declined = registrations.decide(session, reviewer, first.id, False, "Your ID has expired.")
+    assert declined.status == "declined" and declined.decided_at is not None
     session.expire_all()
     assert session.get(Event, event.id).booked == 0
     rejoined = registrations.submit(session, rider, event.id, _personal())
     assert rejoined.id != first.id and rejoined.status == "pending"
-    assert form_errors(registrations.decide, session, first.id, "approved")
-    assert form_errors(registrations.decide, session, rejoined.id, "maybe")
+    approved = registrations.decide(session, reviewer, rejoined.id, True, "")
+    assert approved.status == "approved"
+    session.expire_all()
+    assert session.get(Event, event.id).booked == 1
+    with pytest.raises(ReviewRefused, match="already been decided"):
+        registrations.decide(session, reviewer, first.id, True, "")
+    with pytest.raises(ReviewRefused, match="does not exist"):
+        registrations.decide(session, reviewer, 9999, True, "")
+    with pytest.raises(ReviewRefused, match="Only race control"):
+        registrations.decide(session, rider, rejoined.id, False, "no")
+
+
+def test_race_control_sees_the_registration_with_its_files_and_the_reason(session, make_account, make_event):
+    rider = make_account()
+    reviewer = make_account(email="rc@example.com", role="race_control")
+    event = make_event()
+    registration = registrations.submit(session, rider, event.id, _personal())
+    (pending,) = registrations.for_review(session, "pending")
+    assert pending["id"] == registration.id and pending["title"] == event.name
+    assert registrations.pending_count(session) == 1
+    registrations.decide(session, reviewer, registration.id, False, "Wrong category")
+    (rejected,) = registrations.for_review(session, "rejected")
+    assert rejected["status"] == "rejected" and rejected["reason"] == "Wrong category"
+    assert registrations.pending_count(session) == 0
 
 
 def test_two_riders_racing_for_the_last_slot_one_gets_it(session, make_account, make_event):

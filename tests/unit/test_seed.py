@@ -6,13 +6,14 @@ import pytest
 from sqlmodel import select
 
 from cycling_site.embedded.activity.models import Ride, RiderCurve
-from cycling_site.models import Account, Currency, OwnedItem, Role
+from cycling_site.models import Account, Currency, OwnedItem, PreVerification, Role
 from cycling_site.models.common import utcnow
 from cycling_site.seed import (
     DEMO_KIT,
     DEMO_PASSWORD,
     DEMO_SHOPPER,
     seed_demo,
+    seed_demo_reviews,
     seed_demo_rides,
     seed_demo_shop,
 )
@@ -100,3 +101,14 @@ def test_the_demo_rider_has_a_purse_and_a_starter_kit_on_the_ledger(session, see
     assert all(item_id in ITEMS_BY_ID for item_id in owned)
     kid = seeded["kid@example.com"]
     assert ledger.balances(session, kid.id)[Currency.coin] == 0
+
+
+def test_race_control_has_pre_verifications_waiting(session, seeded):
+    assert seed_demo_reviews(session) == 2
+    waiting = session.exec(select(PreVerification)).all()
+    assert [row.status for row in waiting] == ["pending", "pending"]
+    applicants = [session.get(Account, row.account_id) for row in waiting]
+    assert {account.verification_status for account in applicants} == {"pending"}
+    for account in applicants:
+        result = login(session, account.email, DEMO_PASSWORD, True, solve_payload(), "192.0.2.1", today=TODAY)
+        assert result.kind == "token"
