@@ -2,15 +2,19 @@
 pre-verification form with its messages, the race-control console deciding submissions and registrations,
 and the refusal for everyone else."""
 
+import uuid
+from pathlib import Path
+
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import Session, select
 
 from cycling_site.messages import events as events_msg
 from cycling_site.messages import pre_verification as msg
 from cycling_site.messages import race_control as rc_msg
-from cycling_site.models import Account, Event, PreVerification, Registration
-from cycling_site.services import pre_verification
+from cycling_site.models import Account, Event, PreVerification, Registration, RiderFile
+from cycling_site.services import pre_verification, rider_files
 from cycling_site.services.pre_verification import Form
+from tests import file_samples
 from tests.e2e.conftest import DESKTOP, Site
 from tests.e2e.helpers import RIDER, at, new_account, sign_in
 
@@ -33,6 +37,25 @@ def submitted(db: Session, email: str) -> tuple[Account, PreVerification]:
     rider = new_account(db, email, firstname="Nadia", lastname="Farouk")
     row = pre_verification.submit(db, rider, GOOD)
     return rider, row
+
+
+def stored_file(site: Site, db: Session, rider: Account, name: str, data: bytes) -> RiderFile:
+    """A file the rider gave, kept where the site keeps rider files (beside its database)."""
+    stored_as = f"{uuid.uuid4().hex}.jpg"
+    folder = Path(site.db_url.removeprefix("sqlite:///")).parent / rider_files.FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / stored_as).write_bytes(data)
+    row = RiderFile(
+        account_id=rider.id,
+        kind="proof",
+        name=name,
+        content_type="image/jpeg",
+        stored_as=stored_as,
+        size=len(data),
+    )
+    db.add(row)
+    db.commit()
+    return row
 
 
 def fill_form(page: Page, weight: str = "66.6") -> None:
@@ -185,6 +208,7 @@ def test_registrations_approved_from_the_console_change_the_event_list(
 ):
     rider = new_account(db, "console.registrant@example.com", gender=1, firstname="Huda", lastname="Kareem")
     event = db.exec(select(Event).where(Event.name == "Corniche Crit")).one()
+    proof = stored_file(site, db, rider, "huda-birth-certificate.jpg", file_samples.jpeg())
     registration = Registration(
         event_id=event.id,
         account_id=rider.id,
@@ -192,6 +216,7 @@ def test_registrations_approved_from_the_console_change_the_event_list(
         last_name="Kareem",
         email=rider.email,
         gender=1,
+        proof_file_id=proof.id,
     )
     db.add(registration)
     db.commit()
@@ -199,6 +224,14 @@ def test_registrations_approved_from_the_console_change_the_event_list(
     console.locator("#queue-registration").click()
     item = console.locator(f"#item-{registration.id}")
     expect(item).to_contain_text("Corniche Crit")
+    # The link opens in a new tab, which downloads the file under its own name.
+    with console.context.expect_event(
+        "response", lambda answer: "/api/events/files/" in answer.url
+    ) as served:
+        item.locator(".item-file", has_text="huda-birth-certificate.jpg").click()
+    answer = served.value
+    assert answer.status == 200 and answer.headers["content-type"] == "image/jpeg"
+    assert "huda-birth-certificate.jpg" in answer.headers["content-disposition"]
     decide(console, registration.id, approve=True)
     expect(console.locator("#console-notice")).to_be_visible()
     console.context.close()
