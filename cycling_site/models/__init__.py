@@ -12,6 +12,7 @@ from cycling_site.models.outbox import OutboxMessage
 from cycling_site.models.race_control import ReviewDecision, ReviewKind, ReviewStatus
 from cycling_site.models.sessions import RevokedSession, UsedHumanCheck
 from cycling_site.models.shop import GemOrder, OrderStatus, OwnedItem
+from cycling_site.models.third_party_import import ImportStatus, ThirdPartyImport
 
 __all__ = [
     "Account",
@@ -23,6 +24,7 @@ __all__ = [
     "Currency",
     "Event",
     "GemOrder",
+    "ImportStatus",
     "LedgerEntry",
     "OAuthState",
     "OrderStatus",
@@ -37,6 +39,7 @@ __all__ = [
     "RiderFile",
     "Role",
     "Subscriber",
+    "ThirdPartyImport",
     "Track",
     "UsedHumanCheck",
 ]
