@@ -16,6 +16,7 @@ from cycling_site.api import (
     registrations,
     rider_profile,
     shop,
+    third_party_import,
     verification,
 )
 from cycling_site.api.errors import install_error_handlers
@@ -46,3 +47,4 @@ api.include_router(rider_profile.router, prefix=API_PREFIX)
 api.include_router(registrations.router, prefix=API_PREFIX)
 api.include_router(events.router, prefix=API_PREFIX)
 api.include_router(shop.router, prefix=API_PREFIX)
+api.include_router(third_party_import.router, prefix=API_PREFIX)

@@ -266,6 +266,21 @@ def banner(row: ThirdPartyImport | None) -> str:
     return row.status
 
 
+def view(row: ThirdPartyImport | None) -> dict:
+    """The rider's import as the dashboard and the API show it."""
+    return {
+        "status": row.status if row else "none",
+        "banner": banner(row),
+        "has_seen": row.has_seen if row else False,
+        "migration_platform": row.migration_platform if row else None,
+        "total_ride_time": row.total_ride_time if row else None,
+        "total_distance": row.total_distance if row else None,
+        "total_elevation": row.total_elevation if row else None,
+        "reason": row.reason if row else "",
+        "submitted_at": as_utc(row.created_at) if row else None,
+    }
+
+
 def set_has_seen(session: Session, account: Account) -> ThirdPartyImport:
     """Got It on the Congratulations banner: the approved import is marked seen (again, it stays seen)."""
     row = latest(session, account)
