@@ -138,16 +138,18 @@ async def post_third_party_data(
     )
 
 
-def _rule_errors(fields: imports.ImportForm) -> dict[str, str]:
-    """Every message of the wizard's rules for these fields, the file count aside."""
+def _rule_errors(fields: imports.ImportForm, file_count: int) -> dict[str, str]:
+    """Every message of the wizard's rules for these fields and this many files."""
     errors: dict[str, str] = {}
-    for check in (
-        imports.check_platform,
-        imports.check_stats,
-        lambda form: imports.check_link(form.profile_link),
-    ):
+    checks = (
+        lambda: imports.check_platform(fields),
+        lambda: imports.check_stats(fields),
+        lambda: imports.check_link(fields.profile_link),
+        lambda: imports.check_file_count(file_count),
+    )
+    for check in checks:
         try:
-            check(fields)
+            check()
         except FormErrors as exc:
             errors.update(exc.errors)
     return errors
