@@ -148,8 +148,8 @@ def ride_seconds(days: int, hours: int, minutes: int) -> int:
 
 
 def to_km(distance: float, unit: str) -> float:
-    """Kilometres, kept precise (a mile is exactly 1.609344 km)."""
-    return round(distance * KM_PER_MILE if unit == "miles" else distance, 6)
+    """Kilometres, kept precise (a mile is exactly 1.609344 km; no rounding)."""
+    return distance * KM_PER_MILE if unit == "miles" else distance
 
 
 def check_link(link: str) -> str:
