@@ -50,7 +50,7 @@ class ImportForm:
     hours: str = ""
     minutes: str = ""
     distance: str = ""
-    distance_unit: str = "kilometers"
+    distance_unit: str = ""
     elevation: str = ""
     profile_link: str = ""
 
