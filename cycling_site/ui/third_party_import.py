@@ -66,7 +66,7 @@ def _banner(tone: str, icon: str, title: str, text: rx.Component, *actions: rx.C
 
 
 def _text(value, **props) -> rx.Component:
-    return rx.text(value, color=COLOR["text"], font_size=SIZE["sm"], line_height="1.5", **props)
+    return rx.text(value, **{"color": COLOR["text"], "font_size": SIZE["sm"], "line_height": "1.5", **props})
 
 
 def import_banner() -> rx.Component:
@@ -219,7 +219,7 @@ def _platform_step() -> rx.Component:
             columns=rx.breakpoints(initial="2", sm="3"),
             gap=SPACE["3"],
             width="100%",
-            id="migration_platform",
+            id="platform-choices",
             aria_label="Migration platform",
         ),
         field_error(State.errors, "migration_platform"),

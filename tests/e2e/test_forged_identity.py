@@ -32,6 +32,7 @@ from cycling_site.models import (
     OwnedItem,
     Registration,
     RiderFile,
+    ThirdPartyImport,
 )
 from cycling_site.models.events import Event, PhoneVerification
 from cycling_site.pages import BUILT
@@ -54,6 +55,7 @@ B_PHONE = "971509876543"
 B_DOB = date(1987, 3, 14)
 B_COINS = 987_654
 B_GEM_ORDER = "0b0b0b0b-0b0b-4b0b-8b0b-0b0b0b0b0b0b"
+B_IMPORT_LINK = "https://www.strava.com/athletes/quillfeather-imports"
 PARALLEL_CONNECTIONS = 6
 UPDATE_VARS_STATE = UpdateVarsInternalState.get_full_name()
 
@@ -77,6 +79,7 @@ class Victim:
             B_ROUTE,
             B_FILE_NAME,
             B_APP_USER,
+            B_IMPORT_LINK,
             B_PHONE,
             B_DOB.isoformat(),
             f"{B_COINS:,}",
@@ -119,6 +122,17 @@ def _victim(db: Session) -> Victim:
             provider_session_id="cs_test_victim_b",
         )
     )
+    db.add(
+        ThirdPartyImport(
+            account_id=rider.id,
+            migration_platform="Strava",
+            total_ride_time=987_654,
+            total_distance=4321.5,
+            total_elevation=54_321,
+            profile_link=B_IMPORT_LINK,
+            status="approved",
+        )
+    )
     event = db.exec(select(Event).where(col(Event.accept)).order_by(col(Event.id))).first()
     db.commit()
     db.add(
@@ -159,6 +173,7 @@ def _snapshot(db: Session, victim: Victim) -> dict:
         "balances": rows(Balance, Balance.account_id == victim.account_id),
         "gem orders": rows(GemOrder, GemOrder.account_id == victim.account_id),
         "garage": rows(OwnedItem, OwnedItem.account_id == victim.account_id),
+        "imports": rows(ThirdPartyImport, ThirdPartyImport.account_id == victim.account_id),
     }
 
 
