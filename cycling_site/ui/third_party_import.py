@@ -220,6 +220,7 @@ def _platform_step() -> rx.Component:
             gap=SPACE["3"],
             width="100%",
             id="platform-choices",
+            name="migration_platform",
             aria_label="Migration platform",
         ),
         field_error(State.errors, "migration_platform"),
