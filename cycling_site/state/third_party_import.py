@@ -70,6 +70,8 @@ class ImportState(rx.State):
     @rx.event
     @rider_action(errors="error")
     async def load(self, rider: Rider):
+        """On every dashboard load; the wizard starts closed (the state outlives a page reload)."""
+        self.wizard_open = self.submitted = False
         try:
             self._show(imports.latest(rider.db, rider.account))
         except SQLAlchemyError:
@@ -201,7 +203,8 @@ class ImportState(rx.State):
 
     @rx.event
     def done(self):
-        """The success screen's Done reloads the page (spec 3)."""
+        """The success screen's Done closes the wizard and reloads the page (spec 3)."""
+        self.wizard_open = self.submitted = False
         return rx.call_script("window.location.reload()")
 
     @rx.event
