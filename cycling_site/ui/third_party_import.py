@@ -43,6 +43,8 @@ def _banner(tone: str, icon: str, title: str, text: rx.Component, *actions: rx.C
             border_radius=RADIUS["pill"],
             background="white",
             flex_shrink="0",
+            # On a phone the banner's text needs the width more than the icon does.
+            display=rx.breakpoints(initial="none", sm="flex"),
         ),
         rx.vstack(
             rx.heading(title, as_="h2", font_size=SIZE["lg"], **DISPLAY_HEADING),
