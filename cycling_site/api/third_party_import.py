@@ -108,7 +108,7 @@ async def post_third_party_data(
     try:
         imports.may_import(session, account)
         fields = imports.ImportForm.of(values)
-        errors = _rule_errors(fields, len(uploads))
+        errors = imports.form_errors(fields, len(uploads))
         files = []
         if len(uploads) <= imports.MAX_PROOF_FILES:
             for upload in uploads:
@@ -136,23 +136,6 @@ async def post_third_party_data(
     return AnswerWithMessage[ThirdPartyImportData](
         message=msg.SUBMITTED, data=ThirdPartyImportData(**imports.view(row))
     )
-
-
-def _rule_errors(fields: imports.ImportForm, file_count: int) -> dict[str, str]:
-    """Every message of the wizard's rules for these fields and this many files."""
-    errors: dict[str, str] = {}
-    checks = (
-        lambda: imports.check_platform(fields),
-        lambda: imports.check_stats(fields),
-        lambda: imports.check_link(fields.profile_link),
-        lambda: imports.check_file_count(file_count),
-    )
-    for check in checks:
-        try:
-            check()
-        except FormErrors as exc:
-            errors.update(exc.errors)
-    return errors
 
 
 @router.post("/set-user-has-seen", responses=documented(400, 401, 403, 413, 503))

@@ -174,6 +174,23 @@ def check_file_count(count: int) -> None:
         raise FormErrors({"proof_files": msg.TOO_MANY_FILES})
 
 
+def form_errors(form: ImportForm, file_count: int) -> dict[str, str]:
+    """Every message of every step for this form and this many proof files (empty when all is well)."""
+    errors: dict[str, str] = {}
+    checks = (
+        lambda: check_platform(form),
+        lambda: check_stats(form),
+        lambda: check_link(form.profile_link),
+        lambda: check_file_count(file_count),
+    )
+    for check in checks:
+        try:
+            check()
+        except FormErrors as exc:
+            errors.update(exc.errors)
+    return errors
+
+
 def check_step(step: str, form: ImportForm) -> None:
     """One step of the wizard, as its Next button checks it (the proof step is checked at the submit)."""
     if step == "platform":
@@ -219,23 +236,11 @@ def proof_files(session: Session, account: Account, file_ids: list) -> list[Ride
 def submit(session: Session, account: Account, form: ImportForm, file_ids: list) -> ThirdPartyImport:
     """Every rule again, then the import, waiting for race control. Bad input stores nothing."""
     may_import(session, account)
-    errors: dict[str, str] = {}
-    stats = None
-    for check in (lambda: check_platform(form), lambda: check_link(form.profile_link)):
-        try:
-            check()
-        except FormErrors as exc:
-            errors.update(exc.errors)
-    try:
-        stats = check_stats(form)
-    except FormErrors as exc:
-        errors.update(exc.errors)
-    try:
-        files = proof_files(session, account, file_ids)
-    except FormErrors as exc:
-        errors.update(exc.errors)
-    if errors or stats is None:
+    errors = form_errors(form, len(set(map(str, file_ids))))
+    if errors:
         raise FormErrors(errors)
+    files = proof_files(session, account, file_ids)
+    stats = check_stats(form)
     row = ThirdPartyImport(
         account_id=account.id,
         migration_platform=form.migration_platform,
@@ -339,10 +344,15 @@ def decide(session: Session, reviewer: Account, item_id: int, approve: bool, rea
     return row
 
 
+def _count(number: int, unit: str) -> str:
+    return f"{number:,} {unit}" + ("" if number == 1 else "s")
+
+
 def time_spent(seconds: int) -> str:
+    """As the rider entered it: days, hours and minutes."""
     days, rest = divmod(seconds // 60, 24 * 60)
     hours, minutes = divmod(rest, 60)
-    return f"{days} days {hours} hours {minutes} minutes"
+    return f"{_count(days, 'day')} {_count(hours, 'hour')} {_count(minutes, 'minute')}"
 
 
 def for_review(session: Session, status: str) -> list[dict]:
