@@ -5,7 +5,9 @@ their demo data (the riders' rides, the past races' results)."""
 
 import sys
 from datetime import date, datetime
+from io import BytesIO
 
+from PIL import Image, ImageDraw
 from sqlmodel import Session, select
 
 from cycling_site.db import get_session
@@ -17,7 +19,8 @@ from cycling_site.embedded.results.standings import RaceEntry, seed_results
 from cycling_site.models import Account, Currency, Event, OwnedItem, PreVerification, Role
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.models.common import utcnow
-from cycling_site.services import ledger
+from cycling_site.services import ledger, rider_files
+from cycling_site.services import third_party_import as imports
 from cycling_site.services.accounts import hash_password
 from cycling_site.services.demo_events import WINNER_PRIZES, demo_events
 from cycling_site.services.ledger import Move
@@ -28,6 +31,7 @@ DEMO_PASSWORD = "ridefast"
 # (account, random seed, months of rides): the adult rider and the approved kid ride; the others do not.
 DEMO_RIDERS = (("rider@example.com", 7, 3), ("kid@example.com", 11, 1))
 DEMO_SHOPPER = "rider@example.com"
+DEMO_IMPORTER = "kid@example.com"
 DEMO_PURSE = {Currency.coin: 3500, Currency.gem: 120}
 DEMO_KIT = ("frame-oasis-endurance", "wheel-summit-25", "jersey-desert-sunset", "socks-striped")
 UAE = 784
@@ -162,6 +166,35 @@ def seed_demo_reviews(session: Session) -> int:
     return len(DEMO_APPLICANTS)
 
 
+def _proof_image(lines: list[str]) -> bytes:
+    """A screenshot-like PNG of ride totals, as a rider would send it."""
+    image = Image.new("RGB", (640, 200), (252, 76, 2))
+    draw = ImageDraw.Draw(image)
+    for number, line in enumerate(lines):
+        draw.text((24, 24 + number * 36), line, fill="white", font_size=26)
+    out = BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def seed_demo_import(session: Session) -> None:
+    """One import waiting for race control (the kid's; the demo rider is left to be offered one)."""
+    account = session.exec(select(Account).where(Account.email == DEMO_IMPORTER)).one()
+    proof = _proof_image(["Zwift totals", "Time 17d 4h 20m  Distance 7,340 mi", "Elevation 96,400 m"])
+    stored = rider_files.store(session, account, imports.PROOF_KIND, "zwift-totals.png", proof)
+    form = imports.ImportForm(
+        migration_platform="Zwift",
+        days="17",
+        hours="4",
+        minutes="20",
+        distance="7340",
+        distance_unit="miles",
+        elevation="96400",
+        profile_link="https://zwiftpower.com/profile.php?z=123456",
+    )
+    imports.submit(session, account, form, [stored.id])
+
+
 def seed_demo_rides(session: Session, end: datetime) -> int:
     """A few months of rides for the demo riders, written as FIT files and ingested like any upload."""
     count = 0
@@ -239,6 +272,7 @@ def main() -> int:
         rides = seed_demo_rides(session, now)
         seed_demo_shop(session)
         seed_demo_reviews(session)
+        seed_demo_import(session)
         events = seed_demo_events(session, now)
         tracks = seed_tracks(session)
         result_rows = seed_results(session, race_entries(events))

@@ -18,6 +18,7 @@ from cycling_site.api import (
     registrations,
     rider_profile,
     shop,
+    third_party_import,
     verification,
 )
 from cycling_site.api.errors import install_error_handlers
@@ -50,3 +51,4 @@ api.include_router(events.router, prefix=API_PREFIX)
 api.include_router(shop.router, prefix=API_PREFIX)
 api.include_router(pre_verification.router, prefix=API_PREFIX)
 api.include_router(race_control.router, prefix=API_PREFIX)
+api.include_router(third_party_import.router, prefix=API_PREFIX)

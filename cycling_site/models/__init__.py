@@ -13,6 +13,7 @@ from cycling_site.models.pre_verification import PreVerification
 from cycling_site.models.race_control import ReviewDecision, ReviewKind, ReviewStatus
 from cycling_site.models.sessions import RevokedSession, UsedHumanCheck
 from cycling_site.models.shop import GemOrder, OrderStatus, OwnedItem
+from cycling_site.models.third_party_import import ImportStatus, ThirdPartyImport
 
 __all__ = [
     "Account",
@@ -24,6 +25,7 @@ __all__ = [
     "Currency",
     "Event",
     "GemOrder",
+    "ImportStatus",
     "LedgerEntry",
     "OAuthState",
     "OrderStatus",
@@ -39,6 +41,7 @@ __all__ = [
     "RiderFile",
     "Role",
     "Subscriber",
+    "ThirdPartyImport",
     "Track",
     "UsedHumanCheck",
 ]

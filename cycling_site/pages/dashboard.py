@@ -13,6 +13,7 @@ from cycling_site.ui.forms import INPUT_STYLE, form_alert, rejection_codes
 from cycling_site.ui.layout import card, page
 from cycling_site.ui.shop import shop_panel
 from cycling_site.ui.theme import CHART_COLOR, COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+from cycling_site.ui.third_party_import import import_banner, import_wizard
 from cycling_site.ui.verification_alert import verification_alert
 from cycling_site.wire.activity import MAX_FIT_BYTES
 
@@ -168,6 +169,12 @@ def _progress_table() -> rx.Component:
                 rx.table.row(
                     rx.table.column_header_cell("", **header_cell),
                     rx.table.column_header_cell("OVERALL", **header_cell),
+                    rx.cond(
+                        DashboardState.other_platform,
+                        rx.table.column_header_cell(
+                            "OTHER PLATFORM", **header_cell, id="other-platform-header"
+                        ),
+                    ),
                     rx.table.column_header_cell("YEARLY (" + DashboardState.year_label + ")", **header_cell),
                     rx.table.column_header_cell(
                         "MONTHLY (" + DashboardState.month_label + ")", **header_cell
@@ -183,6 +190,10 @@ def _progress_table() -> rx.Component:
                     lambda row: rx.table.row(
                         rx.table.row_header_cell(row["label"], font_weight="700", white_space="nowrap"),
                         rx.table.cell(row["overall"]),
+                        rx.cond(
+                            DashboardState.other_platform,
+                            rx.table.cell(row["other"], class_name="other-platform-cell"),
+                        ),
                         rx.table.cell(row["year"]),
                         rx.table.cell(row["month"]),
                         rx.table.cell(row["week"]),
@@ -263,6 +274,8 @@ def overview_tab() -> rx.Component:
             form_alert(DashboardState.curve_error, id="curve-error", margin_top=SPACE["3"]),
             rx.box(_overall_chart("overall-curve"), margin_top=SPACE["4"], width="100%"),
         ),
+        import_banner(),
+        import_wizard(),
         _progress_card(),
         spacing="5",
         width="100%",

@@ -17,10 +17,12 @@ from cycling_site.messages import activities as msg
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.models.common import utcnow
 from cycling_site.services import pre_verification, rider_profile
+from cycling_site.services import third_party_import as imports
 from cycling_site.state import ride_format
 from cycling_site.state.hashes import show_hash
 from cycling_site.state.session import Rider, SessionState, rider_action, signed_in_account
 from cycling_site.state.shop import ShopState
+from cycling_site.state.third_party_import import ImportState
 from cycling_site.wire.activity import MAX_COMPARE, MAX_FIT_BYTES, week_of_month
 
 TABS = ("profile", "activities", "in-game-shop")
@@ -66,9 +68,26 @@ def grid_cell(key: str, figures: dict) -> str:
     return ride_format.figure(value)
 
 
-def progress_rows(grid: dict) -> list[dict[str, str]]:
+def other_platform_cell(key: str, imported: imports.RideStats) -> str:
+    """The approved import's totals: time in hours (from seconds), distance in km, elevation in m; the
+    other platform gives no figure for the other rows."""
+    if key == "timeSpend":
+        return ride_format.figure(imported.total_ride_time / 3600, "h", 1)
+    if key == "distance":
+        return ride_format.figure(imported.total_distance, "KM", 1)
+    if key == "elevation":
+        return ride_format.figure(imported.total_elevation, "M")
+    return ride_format.EMPTY
+
+
+def progress_rows(grid: dict, imported: imports.RideStats | None = None) -> list[dict[str, str]]:
+    """The progress table's rows; the Other Platform column only with an approved import."""
     return [
-        {"label": label, **{period: grid_cell(key, grid[period]) for period in ("overall", *PERIODS)}}
+        {
+            "label": label,
+            **{period: grid_cell(key, grid[period]) for period in ("overall", *PERIODS)},
+            **({"other": other_platform_cell(key, imported)} if imported else {}),
+        }
         for label, key in GRID_ROWS
     ]
 
@@ -123,6 +142,7 @@ class DashboardState(rx.State):
     month_label: str = ""
     week_label: str = ""
     grid: list[dict[str, str]] = []
+    other_platform: bool = False
     period: str = DEFAULT_PERIOD
     data_type: str = "distance"
     bars: list[dict] = []
@@ -221,7 +241,7 @@ class DashboardState(rx.State):
         self.verification_reason = pre_verification.rejection_reason(rider.db, account)
         self.verification_alert_closed = False
         self.profile_loading = False
-        events = [DashboardState.load_progress, DashboardState.reload_activities]
+        events = [ImportState.load, DashboardState.load_progress, DashboardState.reload_activities]
         if account.is_kid and fragment.lstrip("#") == SHOP_TAB:
             events.insert(0, show_hash(DEFAULT_TAB))
         if self.tab == SHOP_TAB:
@@ -264,7 +284,9 @@ class DashboardState(rx.State):
         self.year_label = str(today.year)
         self.month_label = today.strftime("%b")
         self.week_label = f"Week {week}"
-        self.grid = progress_rows(grid)
+        imported = imports.approved_totals(rider.db, rider.account)
+        self.other_platform = imported is not None
+        self.grid = progress_rows(grid, imported)
 
     @rx.event
     async def set_period(self, value: str | list[str]):

@@ -49,6 +49,7 @@ MULTI_WORKER_MODULES = frozenset(
         "test_registration",
         "test_session",
         "test_shop",
+        "test_third_party_import",
     }
 )
 

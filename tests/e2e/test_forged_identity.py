@@ -34,6 +34,7 @@ from cycling_site.models import (
     Registration,
     ReviewDecision,
     RiderFile,
+    ThirdPartyImport,
 )
 from cycling_site.models.events import Event, PhoneVerification
 from cycling_site.pages import BUILT
@@ -57,6 +58,7 @@ B_DOB = date(1987, 3, 14)
 B_COINS = 987_654
 B_GEM_ORDER = "0b0b0b0b-0b0b-4b0b-8b0b-0b0b0b0b0b0b"
 B_VIDEO = "https://videos.example.com/quillfeather-on-the-scale"
+B_IMPORT_LINK = "https://www.strava.com/athletes/quillfeather-imports"
 PARALLEL_CONNECTIONS = 6
 UPDATE_VARS_STATE = UpdateVarsInternalState.get_full_name()
 
@@ -80,6 +82,7 @@ class Victim:
             B_ROUTE,
             B_FILE_NAME,
             B_APP_USER,
+            B_IMPORT_LINK,
             B_PHONE,
             B_DOB.isoformat(),
             f"{B_COINS:,}",
@@ -136,6 +139,17 @@ def _victim(db: Session) -> Victim:
             strava_link=B_VIDEO,
         )
     )
+    db.add(
+        ThirdPartyImport(
+            account_id=rider.id,
+            migration_platform="Strava",
+            total_ride_time=987_654,
+            total_distance=4321.5,
+            total_elevation=54_321,
+            profile_link=B_IMPORT_LINK,
+            status="approved",
+        )
+    )
     event = db.exec(select(Event).where(col(Event.accept)).order_by(col(Event.id))).first()
     db.commit()
     db.add(
@@ -178,6 +192,7 @@ def _snapshot(db: Session, victim: Victim) -> dict:
         "garage": rows(OwnedItem, OwnedItem.account_id == victim.account_id),
         "pre-verifications": rows(PreVerification, PreVerification.account_id == victim.account_id),
         "decisions": rows(ReviewDecision, ReviewDecision.rider_id == victim.account_id),
+        "imports": rows(ThirdPartyImport, ThirdPartyImport.account_id == victim.account_id),
     }
 
 

@@ -9,15 +9,18 @@ from cycling_site.embedded.activity.models import Ride, RiderCurve
 from cycling_site.models import Account, Currency, OwnedItem, PreVerification, Role
 from cycling_site.models.common import utcnow
 from cycling_site.seed import (
+    DEMO_IMPORTER,
     DEMO_KIT,
     DEMO_PASSWORD,
     DEMO_SHOPPER,
     seed_demo,
+    seed_demo_import,
     seed_demo_reviews,
     seed_demo_rides,
     seed_demo_shop,
 )
 from cycling_site.services import ledger
+from cycling_site.services import third_party_import as imports
 from cycling_site.services.accounts import login
 from cycling_site.services.shop_catalogue import ITEMS_BY_ID
 from tests.unit.conftest import count, solve_payload
@@ -112,3 +115,16 @@ def test_race_control_has_pre_verifications_waiting(session, seeded):
     for account in applicants:
         result = login(session, account.email, DEMO_PASSWORD, True, solve_payload(), "192.0.2.1", today=TODAY)
         assert result.kind == "token"
+
+
+def test_one_import_waits_for_race_control_and_the_demo_rider_is_offered_one(session, seeded):
+    seed_demo_import(session)
+    assert imports.latest(session, seeded["rider@example.com"]) is None
+    waiting = imports.latest(session, seeded[DEMO_IMPORTER])
+    assert (waiting.status, waiting.migration_platform) == ("submitted", "Zwift")
+    assert waiting.total_ride_time == ((17 * 24 + 4) * 60 + 20) * 60
+    assert imports.pending_count(session) == 1
+    [item] = imports.for_review(session, "pending")
+    assert item["files"] == [
+        {"id": waiting.proof_file_ids[0], "name": "zwift-totals.png", "content_type": "image/png"}
+    ]
