@@ -11,8 +11,10 @@ from sqlmodel import Session, select
 from cycling_site.messages import events as events_msg
 from cycling_site.messages import pre_verification as msg
 from cycling_site.messages import race_control as rc_msg
+from cycling_site.messages import third_party_import as import_msg
 from cycling_site.models import Account, Event, PreVerification, Registration, RiderFile
 from cycling_site.services import pre_verification, rider_files
+from cycling_site.services import third_party_import as imports
 from cycling_site.services.pre_verification import Form
 from tests import file_samples
 from tests.e2e.conftest import DESKTOP, Site
@@ -39,7 +41,9 @@ def submitted(db: Session, email: str) -> tuple[Account, PreVerification]:
     return rider, row
 
 
-def stored_file(site: Site, db: Session, rider: Account, name: str, data: bytes) -> RiderFile:
+def stored_file(
+    site: Site, db: Session, rider: Account, name: str, data: bytes, kind: str = "proof"
+) -> RiderFile:
     """A file the rider gave, kept where the site keeps rider files (beside its database)."""
     stored_as = f"{uuid.uuid4().hex}.jpg"
     folder = Path(site.db_url.removeprefix("sqlite:///")).parent / rider_files.FOLDER
@@ -47,7 +51,7 @@ def stored_file(site: Site, db: Session, rider: Account, name: str, data: bytes)
     (folder / stored_as).write_bytes(data)
     row = RiderFile(
         account_id=rider.id,
-        kind="proof",
+        kind=kind,
         name=name,
         content_type="image/jpeg",
         stored_as=stored_as,
@@ -239,6 +243,39 @@ def test_registrations_approved_from_the_console_change_the_event_list(
     sign_in(page, rider.email, path="/auth/login?redirect=/events")
     card = page.locator(".event-summary", has_text="Corniche Crit").first
     expect(card.locator(".event-state")).to_have_text(events_msg.APPROVED)
+
+
+def test_race_control_approves_an_import_after_opening_its_proof(
+    page: Page, browser: Browser, site: Site, db: Session
+):
+    rider = new_account(db, "console.importer@example.com", firstname="Rami", lastname="Aziz")
+    proof = stored_file(site, db, rider, "rouvy-totals.jpg", file_samples.jpeg(), kind=imports.PROOF_KIND)
+    form = imports.ImportForm(
+        migration_platform="Rouvy",
+        days="2",
+        hours="5",
+        minutes="0",
+        distance="1000",
+        distance_unit="kilometers",
+        elevation="12000",
+        profile_link="https://rouvy.com/rami",
+    )
+    row = imports.submit(db, rider, form, [str(proof.id)])
+    console = console_page(browser, site)
+    console.locator("#queue-third_party_import").click()
+    item = console.locator(f"#item-{row.id}")
+    expect(item).to_contain_text("Rouvy")
+    with console.context.expect_event(
+        "response", lambda answer: "/api/events/files/" in answer.url
+    ) as served:
+        item.locator(".item-file", has_text="rouvy-totals.jpg").click()
+    assert served.value.status == 200
+    decide(console, row.id, approve=True)
+    expect(console.locator("#console-notice")).to_have_text(rc_msg.DECIDED.format(decision="approved"))
+    console.context.close()
+
+    sign_in(page, rider.email, path=f"/auth/login?redirect={DASHBOARD}")
+    expect(page.locator("#import-banner-approved")).to_contain_text(import_msg.APPROVED_TITLE)
 
 
 def test_riders_are_refused_the_console(page: Page):
