@@ -55,7 +55,7 @@ DECLINED = (
     "with correct details."
 )
 REIMPORT = "Re-import"
-RACE_CONTROL_NOTE = "Race control's note: {reason}"
+RACE_CONTROL_NOTE = "Race control's note: "
 
 # Race control's e-mails to the rider.
 APPROVED_SUBJECT = "Your ride stats import is approved"

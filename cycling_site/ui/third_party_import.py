@@ -134,7 +134,7 @@ def import_banner() -> rx.Component:
                         rx.cond(
                             State.reason != "",
                             _text(
-                                "Race control's note: " + State.reason,
+                                msg.RACE_CONTROL_NOTE + State.reason,
                                 color=COLOR["muted"],
                                 id="import-declined-reason",
                             ),
