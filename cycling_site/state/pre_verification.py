@@ -61,9 +61,13 @@ class PreVerificationState(rx.State):
             pre_verification.submit(rider.db, rider.account, form)
         except SQLAlchemyError:
             self.errors = {"form": msg.SUBMIT_ERROR}
+            yield rx.toast.error(msg.SUBMISSION_FAILED, description=msg.SUBMIT_ERROR)
             return
         except FormErrors as exc:
             self.errors = exc.errors
+            if "form" in exc.errors:
+                # Not about a field (spec 3 section 8): a toast with the message as well.
+                yield rx.toast.error(msg.SUBMISSION_FAILED, description=exc.errors["form"])
             yield rx.call_script("window.scrollTo({top: 0, behavior: 'smooth'})")
             return
         self.submitted = True

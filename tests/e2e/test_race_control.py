@@ -189,6 +189,25 @@ def test_a_rejection_shows_resubmit_with_the_reason(page: Page, browser: Browser
     assert [r.status for r in rows] == ["rejected", "pending"]
 
 
+def test_a_second_submission_from_another_tab_is_refused(
+    page: Page, browser: Browser, site: Site, db: Session
+):
+    new_account(db, "two.tabs@example.com")
+    sign_in(page, "two.tabs@example.com", path=f"/auth/login?redirect={FORM}")
+    other = page.context.new_page()
+    other.goto(FORM)
+    for tab in (page, other):
+        fill_form(tab)
+    page.locator("#verification-submit").click()
+    expect(page.locator("#verification-thank-you")).to_be_visible()
+    other.locator("#verification-submit").click()
+    expect(other.locator("#verification-form-error")).to_have_text(msg.ALREADY_SUBMITTED)
+    expect(other.get_by_text(msg.SUBMISSION_FAILED)).to_be_visible()
+    db.expire_all()
+    rider = db.exec(select(Account).where(Account.email == "two.tabs@example.com")).one()
+    assert len(db.exec(select(PreVerification).where(PreVerification.account_id == rider.id)).all()) == 1
+
+
 def test_two_race_controllers_deciding_one_item_decide_once(browser: Browser, site: Site, db: Session):
     _rider, row = submitted(db, "contested.rider@example.com")
     first, second = console_page(browser, site), console_page(browser, site, ADMIN)
