@@ -7,27 +7,16 @@ from cycling_site.routes import path_of
 from cycling_site.services.contact import MESSAGE_MAX, NAME_MAX, PHONE_MAX
 from cycling_site.settings import settings
 from cycling_site.state.contact import CONTACT_FORM_ID, ContactState
-from cycling_site.ui.forms import INPUT_STYLE, field, form_alert, submit_button, text_input
+from cycling_site.ui.forms import (
+    TEXT_AREA_STYLE,
+    error_marks,
+    field,
+    form_alert,
+    submit_button,
+    text_input,
+)
 from cycling_site.ui.layout import card, heading, page
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
-
-TEXT_AREA_STYLE = {
-    **INPUT_STYLE,
-    "height": "auto",
-    "min_height": "168px",
-    "padding": SPACE["3"],
-    "resize": "vertical",
-}
-
-
-def _checked(name: str) -> dict:
-    """Marks a field with an error for screen readers (and its message) and with a red border."""
-    has_error = ContactState.errors.contains(name)
-    return {
-        "aria_invalid": rx.cond(has_error, "true", "false"),
-        "aria_describedby": f"{name}-error",
-        "border_color": rx.cond(has_error, COLOR["danger"], COLOR["border"]),
-    }
 
 
 def _support_link(**props) -> rx.Component:
@@ -97,7 +86,12 @@ def _form() -> rx.Component:
                     field(
                         "Name",
                         "name",
-                        text_input("name", auto_complete="name", max_length=NAME_MAX, **_checked("name")),
+                        text_input(
+                            "name",
+                            auto_complete="name",
+                            max_length=NAME_MAX,
+                            **error_marks(ContactState.errors, "name"),
+                        ),
                         errors,
                     ),
                     field(
@@ -108,7 +102,7 @@ def _form() -> rx.Component:
                             "email",
                             auto_complete="email",
                             placeholder="you@example.com",
-                            **_checked("email"),
+                            **error_marks(ContactState.errors, "email"),
                         ),
                         errors,
                     ),
@@ -126,7 +120,7 @@ def _form() -> rx.Component:
                         input_mode="tel",
                         placeholder="+971 50 123 4567",
                         max_length=PHONE_MAX,
-                        **_checked("phone"),
+                        **error_marks(ContactState.errors, "phone"),
                     ),
                     errors,
                 ),
@@ -139,8 +133,8 @@ def _form() -> rx.Component:
                         rows=6,
                         max_length=MESSAGE_MAX,
                         placeholder="How can we help? (at least 10 characters)",
-                        style=TEXT_AREA_STYLE,
-                        **_checked("message"),
+                        style={**TEXT_AREA_STYLE, "min_height": "168px"},
+                        **error_marks(ContactState.errors, "message"),
                     ),
                     errors,
                 ),

@@ -6,23 +6,20 @@ from cycling_site.messages import pre_verification as msg
 from cycling_site.routes import path_of
 from cycling_site.services import pre_verification
 from cycling_site.state.pre_verification import FORM_ID, PreVerificationState
-from cycling_site.ui.forms import INPUT_STYLE, field, form_alert, select_input, submit_button, text_input
+from cycling_site.ui.forms import (
+    TEXT_AREA_STYLE,
+    error_marks,
+    field,
+    form_alert,
+    select_input,
+    submit_button,
+    text_input,
+)
 from cycling_site.ui.layout import card, heading, page
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
 
 GUIDE_PATH = "/support"
 RULESET_PATH = "/sunday-race-club-ruleset"
-TEXT_AREA_STYLE = {**INPUT_STYLE, "height": "auto", "min_height": "120px", "padding": SPACE["3"]}
-
-
-def _checked(name: str) -> dict:
-    """Marks a field with an error for screen readers (and its message) and with a red border."""
-    has_error = PreVerificationState.errors.contains(name)
-    return {
-        "aria_invalid": rx.cond(has_error, "true", "false"),
-        "aria_describedby": f"{name}-error",
-        "border_color": rx.cond(has_error, COLOR["danger"], COLOR["border"]),
-    }
 
 
 def _options(placeholder: str, choices: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -116,7 +113,7 @@ def _form() -> rx.Component:
                             "smartTrainer",
                             _options(msg.SMART_TRAINER_PLACEHOLDER, pre_verification.SMART_TRAINERS),
                             "",
-                            **_checked("smartTrainer"),
+                            **error_marks(PreVerificationState.errors, "smartTrainer"),
                         ),
                         errors,
                     ),
@@ -127,7 +124,7 @@ def _form() -> rx.Component:
                             "secondaryPowerSource",
                             _options(msg.POWER_SOURCE_PLACEHOLDER, pre_verification.SECONDARY_POWER_SOURCES),
                             "",
-                            **_checked("secondaryPowerSource"),
+                            **error_marks(PreVerificationState.errors, "secondaryPowerSource"),
                         ),
                         errors,
                     ),
@@ -149,7 +146,7 @@ def _form() -> rx.Component:
                             max=pre_verification.WEIGHT_MAX,
                             input_mode="decimal",
                             placeholder="70.0",
-                            **_checked("weight"),
+                            **error_marks(PreVerificationState.errors, "weight"),
                         ),
                         errors,
                     ),
@@ -164,7 +161,7 @@ def _form() -> rx.Component:
                             max=pre_verification.HEIGHT_MAX,
                             input_mode="numeric",
                             placeholder="175",
-                            **_checked("height"),
+                            **error_marks(PreVerificationState.errors, "height"),
                         ),
                         errors,
                     ),
@@ -182,7 +179,7 @@ def _form() -> rx.Component:
                         "url",
                         placeholder="https://www.youtube.com/watch?v=…",
                         max_length=pre_verification.LINK_MAX,
-                        **_checked("videoLink"),
+                        **error_marks(PreVerificationState.errors, "videoLink"),
                     ),
                     errors,
                 ),
@@ -198,7 +195,7 @@ def _form() -> rx.Component:
                         "url",
                         placeholder="https://www.strava.com/athletes/…",
                         max_length=pre_verification.LINK_MAX,
-                        **_checked("stravaLink"),
+                        **error_marks(PreVerificationState.errors, "stravaLink"),
                     ),
                     errors,
                 ),
@@ -215,8 +212,8 @@ def _form() -> rx.Component:
                         rows=4,
                         max_length=pre_verification.MESSAGE_MAX,
                         placeholder="Anything race control should know about your set-up",
-                        style=TEXT_AREA_STYLE,
-                        **_checked("message"),
+                        style={**TEXT_AREA_STYLE, "min_height": "120px"},
+                        **error_marks(PreVerificationState.errors, "message"),
                     ),
                     errors,
                 ),

@@ -21,6 +21,19 @@ INPUT_STYLE = {
 }
 
 
+TEXT_AREA_STYLE = {**INPUT_STYLE, "height": "auto", "padding": SPACE["3"], "resize": "vertical"}
+
+
+def error_marks(errors: rx.Var, name: str) -> dict:
+    """Marks a field with an error for screen readers (and its message) and with a red border."""
+    has_error = errors.contains(name)
+    return {
+        "aria_invalid": rx.cond(has_error, "true", "false"),
+        "aria_describedby": f"{name}-error",
+        "border_color": rx.cond(has_error, COLOR["danger"], COLOR["border"]),
+    }
+
+
 def field_error(errors: rx.Var, name: str) -> rx.Component:
     return rx.cond(
         errors.contains(name),

@@ -7,6 +7,7 @@ from cycling_site.messages import pre_verification as msg
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.routes import path_of
 from cycling_site.state.dashboard import DashboardState
+from cycling_site.ui.feedback import primary_link
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
 
 FORM_PATH = path_of("pre-verification")
@@ -42,24 +43,6 @@ def _alert(
     )
 
 
-def _link_button(label: str, button_id: str) -> rx.Component:
-    return rx.link(
-        rx.button(
-            label,
-            size="3",
-            background=COLOR["accent"],
-            color="white",
-            font_weight="700",
-            cursor="pointer",
-            width="100%",
-            _hover={"background": COLOR["accent_dark"]},
-        ),
-        href=FORM_PATH,
-        id=button_id,
-        flex_shrink="0",
-    )
-
-
 def verification_alert() -> rx.Component:
     return rx.match(
         DashboardState.verification_status,
@@ -70,7 +53,9 @@ def verification_alert() -> rx.Component:
                 "shield-check",
                 msg.ALERT_VERIFY_TITLE,
                 msg.ALERT_VERIFY,
-                action=_link_button(msg.ALERT_VERIFY_BUTTON, "verification-verify"),
+                action=primary_link(
+                    msg.ALERT_VERIFY_BUTTON, FORM_PATH, id="verification-verify", flex_shrink="0"
+                ),
             ),
         ),
         (
@@ -110,7 +95,9 @@ def verification_alert() -> rx.Component:
                         id="verification-reason",
                     ),
                 ),
-                action=_link_button(msg.ALERT_REJECTED_BUTTON, "verification-resubmit"),
+                action=primary_link(
+                    msg.ALERT_REJECTED_BUTTON, FORM_PATH, id="verification-resubmit", flex_shrink="0"
+                ),
             ),
         ),
         rx.fragment(),
