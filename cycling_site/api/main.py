@@ -17,6 +17,7 @@ from cycling_site.api import (
     rider_profile,
     shop,
     verification,
+    weigh_ins,
 )
 from cycling_site.api.errors import install_error_handlers
 from cycling_site.api.methods import ApiMethods
@@ -46,3 +47,4 @@ api.include_router(rider_profile.router, prefix=API_PREFIX)
 api.include_router(registrations.router, prefix=API_PREFIX)
 api.include_router(events.router, prefix=API_PREFIX)
 api.include_router(shop.router, prefix=API_PREFIX)
+api.include_router(weigh_ins.router, prefix=API_PREFIX)

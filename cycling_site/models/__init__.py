@@ -12,6 +12,7 @@ from cycling_site.models.outbox import OutboxMessage
 from cycling_site.models.race_control import ReviewDecision, ReviewKind, ReviewStatus
 from cycling_site.models.sessions import RevokedSession, UsedHumanCheck
 from cycling_site.models.shop import GemOrder, OrderStatus, OwnedItem
+from cycling_site.models.weigh_ins import WeighInType, WeighInWindow, WeightSubmission
 
 __all__ = [
     "Account",
@@ -39,4 +40,7 @@ __all__ = [
     "Subscriber",
     "Track",
     "UsedHumanCheck",
+    "WeighInType",
+    "WeighInWindow",
+    "WeightSubmission",
 ]

@@ -13,6 +13,7 @@ from cycling_site.ui.forms import INPUT_STYLE, form_alert, rejection_codes
 from cycling_site.ui.layout import card, page
 from cycling_site.ui.shop import shop_panel
 from cycling_site.ui.theme import CHART_COLOR, COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+from cycling_site.ui.weigh_ins import weigh_in_banner
 from cycling_site.wire.activity import MAX_FIT_BYTES
 
 PERIOD_LABELS = {"week": "THIS WEEK", "month": "THIS MONTH", "year": "THIS YEAR"}
@@ -629,7 +630,7 @@ def dashboard_page() -> rx.Component:
             rx.cond(
                 DashboardState.profile_loading,
                 card(loading_line("Loading your dashboard...", "dashboard-loading")),
-                rx.vstack(profile_header(), _tabs(), spacing="5", width="100%"),
+                rx.vstack(profile_header(), weigh_in_banner(), _tabs(), spacing="5", width="100%"),
             ),
         ),
     )

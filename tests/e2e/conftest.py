@@ -48,6 +48,7 @@ MULTI_WORKER_MODULES = frozenset(
         "test_registration",
         "test_session",
         "test_shop",
+        "test_weigh_ins",
     }
 )
 

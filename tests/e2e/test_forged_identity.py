@@ -32,6 +32,7 @@ from cycling_site.models import (
     OwnedItem,
     Registration,
     RiderFile,
+    WeightSubmission,
 )
 from cycling_site.models.events import Event, PhoneVerification
 from cycling_site.pages import BUILT
@@ -134,6 +135,15 @@ def _victim(db: Session) -> Victim:
             phone=B_PHONE,
         )
     )
+    db.add(
+        WeightSubmission(
+            account_id=rider.id,
+            event_id=event.id,
+            type="pre_weight",
+            weight_kg=61.5,
+            proof_file_id=rider_file.id,
+        )
+    )
     db.commit()
     # A run of the original file's bytes, as a download would carry it (base64, 3-byte aligned).
     sample = base64.b64encode(fit[300:360]).decode()
@@ -159,6 +169,7 @@ def _snapshot(db: Session, victim: Victim) -> dict:
         "balances": rows(Balance, Balance.account_id == victim.account_id),
         "gem orders": rows(GemOrder, GemOrder.account_id == victim.account_id),
         "garage": rows(OwnedItem, OwnedItem.account_id == victim.account_id),
+        "weight submissions": rows(WeightSubmission, WeightSubmission.account_id == victim.account_id),
     }
 
 
