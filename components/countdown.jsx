@@ -1,32 +1,24 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
+import ReactCountdown from "react-countdown";
 
-// Counts `seconds` down from when it mounts (or from when runKey changes), shows m:ss unless
-// hidden, and calls onDone once at zero. Unmounting it cancels it.
-export function Countdown({ seconds, runKey, hidden, onDone }) {
-  const [deadline, setDeadline] = useState(() => Date.now() + seconds * 1000);
-  const [now, setNow] = useState(() => Date.now());
-  const done = useRef(false);
-  const latestOnDone = useRef(onDone);
-  latestOnDone.current = onDone;
+// What it shows, from the time left react-countdown hands each render (`formatted` is zero-padded).
+const RENDERERS = {
+  dhms: ({ days, formatted }) => `${days}d ${formatted.hours}h ${formatted.minutes}m ${formatted.seconds}s`,
+  clock: ({ total, formatted }) => `${Math.floor(total / 60000)}:${formatted.seconds}`,
+  hidden: () => null,
+};
 
-  useEffect(() => {
-    done.current = false;
-    setDeadline(Date.now() + seconds * 1000);
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [seconds, runKey]);
-
-  const left = Math.max(0, Math.ceil((deadline - now) / 1000));
-  useEffect(() => {
-    if (left === 0 && !done.current) {
-      done.current = true;
-      latestOnDone.current?.();
-    }
-  }, [left]);
-
-  if (hidden) return null;
-  const minutes = Math.floor(left / 60);
-  const rest = String(left % 60).padStart(2, "0");
-  return <span role="timer">{`${minutes}:${rest}`}</span>;
+// The site's one countdown, on react-countdown: it ticks every second and calls onComplete once at the
+// end (or at once when mounted after it). It counts to `date` (epoch ms or an ISO time) or, without one,
+// `seconds` from when it mounts. The wrapper remounts it when date or runKey change.
+export function Countdown({ date, seconds, display, intervalMs, onComplete }) {
+  const [until] = useState(() => (date ? date : Date.now() + (seconds || 0) * 1000));
+  return (
+    <ReactCountdown
+      date={until}
+      intervalDelay={intervalMs}
+      renderer={RENDERERS[display] || RENDERERS.dhms}
+      onComplete={() => onComplete?.()}
+    />
+  );
 }

@@ -16,13 +16,14 @@ from cycling_site.embedded.activity.demo_rides import demo_rides
 from cycling_site.embedded.activity.rides import NewRide
 from cycling_site.embedded.results import standings
 from cycling_site.embedded.results.standings import RaceEntry, seed_results
-from cycling_site.models import Account, Currency, Event, OwnedItem, PreVerification, Role
+from cycling_site.models import Account, Currency, Event, OwnedItem, PreVerification, Registration, Role
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.models.common import utcnow
+from cycling_site.models.events import RegistrationStatus
 from cycling_site.services import ledger, rider_files
 from cycling_site.services import third_party_import as imports
 from cycling_site.services.accounts import hash_password
-from cycling_site.services.demo_events import WINNER_PRIZES, demo_events
+from cycling_site.services.demo_events import WEIGH_INS, WINNER_PRIZES, demo_events, weigh_in_windows
 from cycling_site.services.ledger import Move
 from cycling_site.services.tracks import seed_tracks
 from cycling_site.settings import settings
@@ -34,6 +35,13 @@ DEMO_SHOPPER = "rider@example.com"
 DEMO_IMPORTER = "kid@example.com"
 DEMO_PURSE = {Currency.coin: 3500, Currency.gem: 120}
 DEMO_KIT = ("frame-oasis-endurance", "wheel-summit-25", "jersey-desert-sunset", "socks-striped")
+# The demo rider's registrations for the events with weigh-ins (the others are left to register for).
+DEMO_WEIGHER = "rider@example.com"
+DEMO_WEIGH_IN_REGISTRATIONS = {
+    "Hatta Hills Time Trial": RegistrationStatus.approved,
+    "Meydan Night Race": RegistrationStatus.pending,
+    "Sunday Race Club - Round 9": RegistrationStatus.approved,
+}
 UAE = 784
 
 
@@ -225,6 +233,34 @@ def seed_demo_events(session: Session, now: datetime) -> list[Event]:
     return events
 
 
+def seed_demo_weigh_ins(session: Session, events: list[Event], now: datetime) -> int:
+    """The weigh-in windows (one open now, one opening in a few hours, one just ended) and the demo rider's
+    registrations for those events, each taking its slot as a registration does."""
+    session.add_all(weigh_in_windows(events, now))
+    rider = session.exec(select(Account).where(Account.email == DEMO_WEIGHER)).one()
+    by_name = {event.name: event for event in events}
+    for name, status in DEMO_WEIGH_IN_REGISTRATIONS.items():
+        event = by_name[name]
+        event.booked += 1
+        session.add(event)
+        session.add(
+            Registration(
+                event_id=event.id,
+                account_id=rider.id,
+                status=status,
+                first_name=rider.firstname,
+                last_name=rider.lastname,
+                email=rider.email,
+                gender=rider.gender,
+                dob=rider.dob if event.dob_required else None,
+                created_at=now,
+                decided_at=now if status == RegistrationStatus.approved else None,
+            )
+        )
+    session.commit()
+    return len(WEIGH_INS)
+
+
 def race_entries(events: list[Event]) -> list[RaceEntry]:
     """The events as the results service takes them: a series (its prize structure has day tables) is
     raced over two days, any other event over one."""
@@ -274,12 +310,13 @@ def main() -> int:
         seed_demo_reviews(session)
         seed_demo_import(session)
         events = seed_demo_events(session, now)
+        windows = seed_demo_weigh_ins(session, events, now)
         tracks = seed_tracks(session)
         result_rows = seed_results(session, race_entries(events))
         crown_winners(session, events)
     print(
-        f"Demo data written: demo accounts, {rides} rides, {len(events)} events, {tracks} tracks "
-        f"and {result_rows} result lines."
+        f"Demo data written: demo accounts, {rides} rides, {len(events)} events ({windows} weigh-in "
+        f"windows), {tracks} tracks and {result_rows} result lines."
     )
     return 0
 

@@ -211,6 +211,10 @@ class EventSummary(AnswerModel):
     team: bool
     otp: bool
     phone: bool
+    weigh_ins: bool = Field(
+        description="Riders declare their weight before and/or after the race, each within its window "
+        "(weight_submission_data of the rider default data; POST /api/weight-submissions/store)"
+    )
     team_help_text: str
     countries: list[str] = Field(description="The dial codes a phone may have")
 

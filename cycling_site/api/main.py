@@ -20,6 +20,7 @@ from cycling_site.api import (
     shop,
     third_party_import,
     verification,
+    weigh_ins,
 )
 from cycling_site.api.errors import install_error_handlers
 from cycling_site.api.methods import ApiMethods
@@ -52,3 +53,4 @@ api.include_router(shop.router, prefix=API_PREFIX)
 api.include_router(pre_verification.router, prefix=API_PREFIX)
 api.include_router(race_control.router, prefix=API_PREFIX)
 api.include_router(third_party_import.router, prefix=API_PREFIX)
+api.include_router(weigh_ins.router, prefix=API_PREFIX)

@@ -1,19 +1,34 @@
 """The dashboard's rider default data (spec 1 section 7: get-default-data-for-rider-profile)."""
 
-from typing import Any
+from datetime import datetime
+from typing import Literal
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from cycling_site.api.answers import Answer, AnswerModel, Number
-from cycling_site.api.deps import CurrentAccount
+from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
 from cycling_site.clients import activity
 from cycling_site.local_time import local
 from cycling_site.models.common import utcnow
-from cycling_site.services import rider_profile
+from cycling_site.services import rider_profile, weigh_ins
 
 router = APIRouter(prefix="/auth", tags=["rider dashboard"])
+
+
+class WeightSubmissionItem(AnswerModel):
+    """Spec 1 "Weight submission item": a weight the rider owes for an event, within its window. The dashboard
+    shows it once start_time has passed and takes it away at end_time."""
+
+    event_id: int
+    event_name: str
+    type: Literal["pre_weight", "post_weight"]
+    start_time: datetime = Field(description="UTC")
+    end_time: datetime = Field(description="UTC")
+    status: Literal["pending", "rejected"] = Field(
+        description="pending: not declared yet; rejected: race control sent the last one back, declare again"
+    )
 
 
 class RiderSummary(AnswerModel):
@@ -26,7 +41,10 @@ class RiderSummary(AnswerModel):
     age: int
     isKid: bool
     src_verification_status: str = Field(description="not submitted, pending, approved or rejected")
-    weight_submission_data: list[Any] = Field(max_length=0, description="Always empty: no weigh-ins are kept")
+    weight_submission_data: list[WeightSubmissionItem] = Field(
+        description="The weigh-ins the rider owes: windows of events they are registered for that have not "
+        "ended and hold no pending or approved declaration; soonest end first"
+    )
 
 
 class PlayerProfile(AnswerModel):
@@ -80,11 +98,13 @@ class RiderDefaultData(AnswerModel):
 
 
 @router.post("/get-default-data-for-rider-profile", responses=documented(401, 403, 413, 503))
-async def default_data(account: CurrentAccount) -> Answer[RiderDefaultData]:
+async def default_data(account: CurrentAccount, session: DB) -> Answer[RiderDefaultData]:
     """The overall curve comes from the activity service; without it the rest still answers."""
     try:
         overall = (await activity.power_curve(account.uuid, []))["overall"]
     except activity.ActivityServiceError:
         overall = None
-    data = rider_profile.default_data(account, overall, local(utcnow()).date())
+    now = utcnow()
+    owed = weigh_ins.items(session, account, now)
+    data = rider_profile.default_data(account, overall, local(now).date(), owed)
     return Answer[RiderDefaultData](data=data)

@@ -14,6 +14,7 @@ from cycling_site.models.race_control import ReviewDecision, ReviewKind, ReviewS
 from cycling_site.models.sessions import RevokedSession, UsedHumanCheck
 from cycling_site.models.shop import GemOrder, OrderStatus, OwnedItem
 from cycling_site.models.third_party_import import ImportStatus, ThirdPartyImport
+from cycling_site.models.weigh_ins import WeighInType, WeighInWindow, WeightSubmission
 
 __all__ = [
     "Account",
@@ -44,4 +45,7 @@ __all__ = [
     "ThirdPartyImport",
     "Track",
     "UsedHumanCheck",
+    "WeighInType",
+    "WeighInWindow",
+    "WeightSubmission",
 ]

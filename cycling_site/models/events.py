@@ -64,6 +64,8 @@ class Event(SQLModel, table=True):
     device: bool = Field(default=False)
     team: bool = Field(default=False)
     otp: bool = Field(default=False)
+    # Riders declare their weight before and/or after the race, in the windows of models/weigh_ins.py.
+    weigh_ins: bool = Field(default=False)
     team_help_text: str = Field(default="", max_length=500)
     dial_codes: list = json_column(list)
     # Which of spec 1's three category-description variants (0, 1, 2) the event's category text uses.

@@ -15,6 +15,7 @@ from cycling_site.ui.shop import shop_panel
 from cycling_site.ui.theme import CHART_COLOR, COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 from cycling_site.ui.third_party_import import import_banner, import_wizard
 from cycling_site.ui.verification_alert import verification_alert
+from cycling_site.ui.weigh_ins import weigh_in_banner
 from cycling_site.wire.activity import MAX_FIT_BYTES
 
 PERIOD_LABELS = {"week": "THIS WEEK", "month": "THIS MONTH", "year": "THIS YEAR"}
@@ -643,7 +644,14 @@ def dashboard_page() -> rx.Component:
             rx.cond(
                 DashboardState.profile_loading,
                 card(loading_line("Loading your dashboard...", "dashboard-loading")),
-                rx.vstack(profile_header(), verification_alert(), _tabs(), spacing="5", width="100%"),
+                rx.vstack(
+                    profile_header(),
+                    verification_alert(),
+                    weigh_in_banner(),
+                    _tabs(),
+                    spacing="5",
+                    width="100%",
+                ),
             ),
         ),
     )

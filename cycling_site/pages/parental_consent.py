@@ -65,7 +65,12 @@ def _sent() -> rx.Component:
                     rx.text("Resend"),
                     rx.text(
                         "Resend in ",
-                        countdown(seconds=RESEND_WAIT_SECONDS, run_key=State.run, on_done=State.allow_resend),
+                        countdown(
+                            seconds=RESEND_WAIT_SECONDS,
+                            run_key=State.run,
+                            display="clock",
+                            on_complete=State.allow_resend,
+                        ),
                         as_="span",
                     ),
                 ),
@@ -86,7 +91,9 @@ def _sent() -> rx.Component:
             font_size=SIZE["sm"],
             color=COLOR["muted"],
         ),
-        countdown(seconds=AUTO_REDIRECT_MS // 1000, run_key=State.run, hidden=True, on_done=State.time_up),
+        countdown(
+            seconds=AUTO_REDIRECT_MS // 1000, run_key=State.run, display="hidden", on_complete=State.time_up
+        ),
         spacing="4",
         align="start",
         width="100%",

@@ -1,9 +1,11 @@
 """Demo events that cover every case of the event screens: featured and open, both prize templates,
-each wizard flag alone and all together, men-only and women-only, full, closed, past, and with winners."""
+each wizard flag alone and all together, men-only and women-only, full, closed, past, and with winners;
+and weigh-ins: one window open now, one opening in a few hours, one that has just ended."""
 
 from datetime import datetime, timedelta
 
 from cycling_site.models.events import Event, EventGender, EventType
+from cycling_site.models.weigh_ins import WeighInType, WeighInWindow
 
 LINKS = {
     "technical_guide": "/support",
@@ -145,9 +147,17 @@ def demo_events(now: datetime) -> list[Event]:
             elevation_m=1210,
             max_grade=9.0,
         ),
-        _event(now, "Hatta Hills Time Trial", 5, "mountain", dob_required=True, event_type=EventType.open),
+        _event(
+            now,
+            "Hatta Hills Time Trial",
+            5,
+            "mountain",
+            dob_required=True,
+            event_type=EventType.open,
+            weigh_ins=True,
+        ),
         _event(now, "Corniche Crit", 6, "coast", identification=True),
-        _event(now, "Meydan Night Race", 9, "night", device=True, event_type=EventType.open),
+        _event(now, "Meydan Night Race", 9, "night", device=True, event_type=EventType.open, weigh_ins=True),
         _event(
             now,
             "Al Qudra Team Relay",
@@ -174,7 +184,30 @@ def demo_events(now: datetime) -> list[Event]:
         _event(now, "Full House Sprint", 4, "night", capacity=20, booked=20),
         _event(now, "Closed Registration Classic", 3, "desert", accept=False),
         _event(
-            now, "Sunday Race Club - Round 9", -6, "desert", prize_structure=series_prizes(), winners=WINNERS
+            now,
+            "Sunday Race Club - Round 9",
+            -6,
+            "desert",
+            prize_structure=series_prizes(),
+            winners=WINNERS,
+            weigh_ins=True,
         ),
         _event(now, "Desert Crit Series - Race 2", -13, "coast", winners=WINNERS[:3]),
+    ]
+
+
+# The demo's weigh-in windows, relative to when the seed runs: (event, type, opens, closes) from now.
+WEIGH_INS = (
+    ("Hatta Hills Time Trial", WeighInType.pre_weight, timedelta(hours=-1), timedelta(days=1)),
+    ("Meydan Night Race", WeighInType.pre_weight, timedelta(hours=3), timedelta(days=2)),
+    ("Sunday Race Club - Round 9", WeighInType.post_weight, timedelta(days=-2), timedelta(minutes=-10)),
+)
+
+
+def weigh_in_windows(events: list[Event], now: datetime) -> list[WeighInWindow]:
+    """The windows of the demo events with weigh-ins (the events stored first, for their ids)."""
+    by_name = {event.name: event for event in events}
+    return [
+        WeighInWindow(event_id=by_name[name].id, type=kind, starts_at=now + opens, ends_at=now + closes)
+        for name, kind, opens, closes in WEIGH_INS
     ]

@@ -148,6 +148,7 @@ def event_summary(event: Event) -> dict:
         "team": event.team,
         "otp": event.otp,
         "phone": event.otp,
+        "weigh_ins": event.weigh_ins,
         "team_help_text": event.team_help_text,
         "countries": event.dial_codes,
     }

@@ -9,7 +9,7 @@ from sqlmodel import Session
 from cycling_site.messages import race_control as msg
 from cycling_site.models import Account
 from cycling_site.models.race_control import ReviewKind, ReviewStatus
-from cycling_site.services import pre_verification, race_control, registrations, third_party_import
+from cycling_site.services import pre_verification, race_control, registrations, third_party_import, weigh_ins
 
 STATUSES = tuple(ReviewStatus)
 
@@ -32,6 +32,13 @@ QUEUES: dict[str, Queue] = {
             pre_verification.for_review,
             pre_verification.decide,
             pre_verification.pending_count,
+        ),
+        Queue(
+            ReviewKind.weight_submission,
+            "Weight submissions",
+            weigh_ins.for_review,
+            weigh_ins.decide,
+            weigh_ins.pending_count,
         ),
         Queue(
             ReviewKind.third_party_import,

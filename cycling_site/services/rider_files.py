@@ -19,6 +19,7 @@ from PIL import Image, UnidentifiedImageError
 from sqlmodel import Session, col, select
 
 from cycling_site.messages import registration as msg
+from cycling_site.messages import weigh_ins as weigh_ins_msg
 from cycling_site.models import Account
 from cycling_site.models.accounts import Role
 from cycling_site.models.events import RiderFile
@@ -45,6 +46,8 @@ SUBMISSION_KINDS = {
     "import_proof": DOCUMENT_TYPES,
 }
 ALL_KINDS = {**KINDS, **SUBMISSION_KINDS}
+# What a file of the wrong type is told, by kind; documents are told INVALID_FILE_TYPE.
+TYPE_MESSAGES = {"device_video": msg.INVALID_VIDEO_TYPE, "weight_proof": weigh_ins_msg.PROOF_TYPE_INVALID}
 EXTENSIONS = {**DOCUMENT_TYPES, **VIDEO_TYPES}
 IMAGE_FORMATS = {"image/jpeg": "JPEG", "image/png": "PNG"}
 VIEWERS = {Role.race_control, Role.admin}
@@ -92,7 +95,7 @@ def check_content(kind: str, data: bytes) -> str:
         raise FileRefused({kind: msg.FILE_TOO_LARGE})
     guessed = filetype.guess_mime(data[:8192])
     if guessed not in allowed or _PAGE_MARKUP.search(data) or not _decodes(data, guessed):
-        raise FileRefused({kind: msg.INVALID_VIDEO_TYPE if allowed is VIDEO_TYPES else msg.INVALID_FILE_TYPE})
+        raise FileRefused({kind: TYPE_MESSAGES.get(kind, msg.INVALID_FILE_TYPE)})
     return guessed
 
 

@@ -17,8 +17,11 @@ def gender_label(gender: int) -> str:
     return GENDERS[gender] if 0 <= gender < len(GENDERS) else ""
 
 
-def default_data(account: Account, overall_graph: dict | None, today: date) -> dict:
-    """Shaped as the game's PlayerData structs, as the original dashboard reads them."""
+def default_data(
+    account: Account, overall_graph: dict | None, today: date, weight_submissions: list[dict] | None = None
+) -> dict:
+    """Shaped as the game's PlayerData structs, as the original dashboard reads them. `weight_submissions` are
+    the weigh-ins the rider owes (services.weigh_ins.items)."""
     return {
         "user": {
             "uuId": account.uuid,
@@ -30,7 +33,7 @@ def default_data(account: Account, overall_graph: dict | None, today: date) -> d
             "age": age(account.dob, today),
             "isKid": account.is_kid,
             "src_verification_status": account.verification_status,
-            "weight_submission_data": [],
+            "weight_submission_data": weight_submissions or [],
         },
         "userData": {
             "data": {

@@ -65,7 +65,7 @@ def test_only_the_site_api_is_documented(schema):
     paths = list(schema["paths"])
     assert paths and all(path.startswith("/api/") for path in paths)
     assert not any(path.startswith("/api/demo-oauth") for path in paths)
-    assert len(list(_operations(schema))) == 59
+    assert len(list(_operations(schema))) == 60
 
 
 def test_every_error_answer_has_the_one_error_shape(schema):

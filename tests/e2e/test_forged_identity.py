@@ -35,6 +35,7 @@ from cycling_site.models import (
     ReviewDecision,
     RiderFile,
     ThirdPartyImport,
+    WeightSubmission,
 )
 from cycling_site.models.events import Event, PhoneVerification
 from cycling_site.pages import BUILT
@@ -165,6 +166,15 @@ def _victim(db: Session) -> Victim:
             phone=B_PHONE,
         )
     )
+    db.add(
+        WeightSubmission(
+            account_id=rider.id,
+            event_id=event.id,
+            type="pre_weight",
+            weight_kg=61.5,
+            proof_file_id=rider_file.id,
+        )
+    )
     db.commit()
     # A run of the original file's bytes, as a download would carry it (base64, 3-byte aligned).
     sample = base64.b64encode(fit[300:360]).decode()
@@ -193,6 +203,7 @@ def _snapshot(db: Session, victim: Victim) -> dict:
         "pre-verifications": rows(PreVerification, PreVerification.account_id == victim.account_id),
         "decisions": rows(ReviewDecision, ReviewDecision.rider_id == victim.account_id),
         "imports": rows(ThirdPartyImport, ThirdPartyImport.account_id == victim.account_id),
+        "weight submissions": rows(WeightSubmission, WeightSubmission.account_id == victim.account_id),
     }
 
 

@@ -1,6 +1,6 @@
 """Demo data: the five demo accounts, each able to sign in with the demo password."""
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from sqlmodel import select
@@ -8,18 +8,22 @@ from sqlmodel import select
 from cycling_site.embedded.activity.models import Ride, RiderCurve
 from cycling_site.models import Account, Currency, OwnedItem, PreVerification, Role
 from cycling_site.models.common import utcnow
+from cycling_site.models.events import Event
 from cycling_site.seed import (
     DEMO_IMPORTER,
     DEMO_KIT,
     DEMO_PASSWORD,
     DEMO_SHOPPER,
+    DEMO_WEIGHER,
     seed_demo,
+    seed_demo_events,
     seed_demo_import,
     seed_demo_reviews,
     seed_demo_rides,
     seed_demo_shop,
+    seed_demo_weigh_ins,
 )
-from cycling_site.services import ledger
+from cycling_site.services import ledger, weigh_ins
 from cycling_site.services import third_party_import as imports
 from cycling_site.services.accounts import login
 from cycling_site.services.shop_catalogue import ITEMS_BY_ID
@@ -128,3 +132,26 @@ def test_one_import_waits_for_race_control_and_the_demo_rider_is_offered_one(ses
     assert item["files"] == [
         {"id": waiting.proof_file_ids[0], "name": "zwift-totals.png", "content_type": "image/png"}
     ]
+
+
+def test_the_demo_rider_owes_one_open_and_one_coming_weigh_in(session, seeded):
+    """Relative to when the seed runs: one window open now, one opening in a few hours, one just ended."""
+    now = utcnow()
+    events = seed_demo_events(session, now)
+    booked = {event.name: event.booked for event in events}
+    assert seed_demo_weigh_ins(session, events, now) == 3
+    owed = weigh_ins.items(session, seeded[DEMO_WEIGHER], now)
+    assert [(item["event_name"], item["type"]) for item in owed] == [
+        ("Hatta Hills Time Trial", "pre_weight"),
+        ("Meydan Night Race", "pre_weight"),
+    ]
+    opening = owed[1]["start_time"]
+    assert opening > now.strftime("%Y-%m-%dT%H:%M:%SZ") > owed[0]["start_time"]
+    # The post-weight of the past race ended minutes before the seed ran.
+    earlier = weigh_ins.items(session, seeded[DEMO_WEIGHER], now - timedelta(minutes=11))
+    assert ("Sunday Race Club - Round 9", "post_weight") in [(i["event_name"], i["type"]) for i in earlier]
+    session.expire_all()
+    for name in ("Hatta Hills Time Trial", "Meydan Night Race", "Sunday Race Club - Round 9"):
+        event = session.exec(select(Event).where(Event.name == name)).one()
+        assert event.weigh_ins and event.booked == booked[name] + 1
+    assert weigh_ins.items(session, seeded["kid@example.com"], now) == []

@@ -1,0 +1,183 @@
+"""The weigh-in banner of the dashboard (spec 1 sections 2, 4 and 8): the weights the rider owes, each shown
+once its window has started (the page's clock says when), with a countdown to its end; at the end the
+item goes and the deadline warning shows. Submit opens the dialog (weight and proof); a stored declaration
+takes the item away and the rider's items are read again.
+
+The window's start and end reach this state from the page's countdowns, so they only decide what is
+shown: the store rules (window, registration, weight, proof) are held by services.weigh_ins on every submit.
+"""
+
+import logging
+
+import reflex as rx
+from sqlalchemy.exc import SQLAlchemyError
+
+from cycling_site.messages import events as events_msg
+from cycling_site.messages import registration as files_msg
+from cycling_site.messages import weigh_ins as msg
+from cycling_site.models.common import utcnow
+from cycling_site.services import events, weigh_ins
+from cycling_site.services.validation import FormErrors
+from cycling_site.state.session import Rider, rider_action
+
+PROOF_UPLOAD = "weight-proof"
+# The dialog's messages that are not about its weight or proof field.
+FORM_KEYS = ("event", "type", "form")
+_log = logging.getLogger(__name__)
+
+
+def item_key(event_id: object, kind: str) -> str:
+    return f"{event_id}:{kind}"
+
+
+def banner_item(item: dict) -> dict[str, str]:
+    """One owed weight as the banner shows it."""
+    return {
+        "key": item_key(item["event_id"], item["type"]),
+        "event_id": str(item["event_id"]),
+        "event_name": item["event_name"],
+        "type": item["type"],
+        "title": weigh_ins.title(item["type"], item["event_name"], item["status"]),
+        "start_time": item["start_time"],
+        "end_time": item["end_time"],
+        "status": item["status"],
+    }
+
+
+class WeighInState(rx.State):
+    items: list[dict[str, str]] = []
+    # The items whose window the page's clock has seen start.
+    started: list[str] = []
+    warnings: list[str] = []
+    # The dialog: which item it is for (a copy, kept when the item goes at its end), and what it says.
+    open_key: str = ""
+    open_title: str = ""
+    open_warning: str = ""
+    weight: str = ""
+    errors: dict[str, str] = {}
+    submitting: bool = False
+
+    @rx.var
+    def dialog_open(self) -> bool:
+        return self.open_key != ""
+
+    @rx.var
+    def can_submit(self) -> bool:
+        """Only within the window: started, and not yet ended (an ended item is gone)."""
+        return self.open_key in self.started and any(item["key"] == self.open_key for item in self.items)
+
+    @rx.var
+    def form_error(self) -> str:
+        return next((self.errors[key] for key in FORM_KEYS if self.errors.get(key)), "")
+
+    def _item(self, key: str) -> dict[str, str] | None:
+        return next((item for item in self.items if item["key"] == key), None)
+
+    @rx.event
+    @rider_action()
+    async def load(self, rider: Rider):
+        """The weights the rider owes, read afresh (on arrival and after a submit)."""
+        try:
+            owed = [banner_item(item) for item in weigh_ins.items(rider.db, rider.account, utcnow())]
+        except SQLAlchemyError:
+            _log.exception("Weigh-ins could not be read")
+            return
+        keys = {item["key"] for item in owed}
+        self.items = owed
+        self.started = [key for key in self.started if key in keys]
+        self.warnings = []
+
+    @rx.event
+    def window_started(self, key: str) -> None:
+        if self._item(key) is not None and key not in self.started:
+            self.started = [*self.started, key]
+
+    @rx.event
+    def window_ended(self, key: str) -> None:
+        """The banner's expired event: the item goes and the deadline warning shows (spec 1 section 8)."""
+        item = self._item(key)
+        if item is None:
+            return
+        self.items = [other for other in self.items if other["key"] != key]
+        self.started = [other for other in self.started if other != key]
+        warning = weigh_ins.deadline_passed(item["type"], item["event_name"])
+        if warning not in self.warnings:
+            self.warnings = [*self.warnings, warning]
+        if self.open_key == key:
+            self.open_warning = warning
+
+    @rx.event
+    def dismiss_warning(self, warning: str) -> None:
+        self.warnings = [other for other in self.warnings if other != warning]
+
+    @rx.event
+    def open_dialog(self, key: str):
+        item = self._item(key)
+        if item is None or key not in self.started:
+            return None
+        self.open_key = key
+        label = weigh_ins.label(item["type"])
+        self.open_title = msg.DIALOG_TITLE.format(label=label, event=item["event_name"])
+        self.open_warning = ""
+        self.weight = ""
+        self.errors = {}
+        return rx.clear_selected_files(PROOF_UPLOAD)
+
+    @rx.event
+    def set_dialog_open(self, is_open: bool) -> None:
+        """Closing (Cancel, Escape, outside) drops what was typed; opening goes through open_dialog."""
+        if not is_open and not self.submitting:
+            self.open_key = self.open_title = self.open_warning = self.weight = ""
+            self.errors = {}
+
+    @rx.event
+    def set_weight(self, value: str) -> None:
+        self.weight = str(value)[: weigh_ins.WEIGHT_TEXT_MAX + 1]
+        if "weight" in self.errors:
+            self.errors = {name: text for name, text in self.errors.items() if name != "weight"}
+
+    @rx.event
+    def proof_rejected(self, codes: str) -> None:
+        """The browser refused the file before sending it (too large, or not a photo or video)."""
+        too_large = "file-too-large" in str(codes).split(",")
+        text = files_msg.FILE_TOO_LARGE if too_large else msg.PROOF_TYPE_INVALID
+        self.errors = {**self.errors, "proof": text}
+
+    @rx.event
+    def proof_chosen(self) -> None:
+        if "proof" in self.errors:
+            self.errors = {name: text for name, text in self.errors.items() if name != "proof"}
+
+    @rx.event
+    @rider_action(busy="submitting")
+    async def submit(self, rider: Rider, files: list[rx.UploadFile]):
+        """Stores the declaration with its proof; bad input leaves the dialog open with its messages and
+        nothing stored. Done: the item goes, a toast says so and the rider's items are read again."""
+        item = self._item(self.open_key)
+        if item is None:
+            return
+        self.errors = {}
+        upload = None
+        if files:
+            upload = (files[0].name or "", await files[0].read(weigh_ins.MAX_PROOF_BYTES + 1))
+        try:
+            submission = weigh_ins.submit(
+                rider.db, rider.account, item["event_id"], item["type"], self.weight, upload, utcnow()
+            )
+        except events.EventNotFound:
+            self.errors = {"event": events_msg.EVENT_NOT_FOUND}
+            return
+        except FormErrors as exc:
+            self.errors = exc.errors
+            return
+        except Exception:
+            _log.exception("Weight submission failed")
+            self.errors = {"form": msg.SUBMIT_FAILED}
+            return
+        self.items = [other for other in self.items if other["key"] != item["key"]]
+        self.open_key = self.open_title = self.open_warning = self.weight = ""
+        yield [
+            rx.clear_selected_files(PROOF_UPLOAD),
+            rx.toast.success(weigh_ins.submitted_message(submission.type), id="weigh-in-submitted"),
+            WeighInState.load,
+        ]
