@@ -12,8 +12,8 @@ from cycling_site.messages import events as events_msg
 from cycling_site.messages import pre_verification as msg
 from cycling_site.messages import race_control as rc_msg
 from cycling_site.messages import third_party_import as import_msg
-from cycling_site.models import Account, Event, PreVerification, Registration, RiderFile
-from cycling_site.services import pre_verification, rider_files
+from cycling_site.models import Account, Event, PreVerification, Registration, RiderFile, WeightSubmission
+from cycling_site.services import pre_verification, rider_files, weigh_ins
 from cycling_site.services import third_party_import as imports
 from cycling_site.services.pre_verification import Form
 from tests import file_samples
@@ -295,6 +295,36 @@ def test_race_control_approves_an_import_after_opening_its_proof(
 
     sign_in(page, rider.email, path=f"/auth/login?redirect={DASHBOARD}")
     expect(page.locator("#import-banner-approved")).to_contain_text(import_msg.APPROVED_TITLE)
+
+
+def test_race_control_rejects_a_weigh_in_after_opening_its_proof(browser: Browser, site: Site, db: Session):
+    rider = new_account(db, "console.weigher@example.com", firstname="Omar", lastname="Said")
+    event = db.exec(select(Event).where(Event.name == "Corniche Crit")).one()
+    proof = stored_file(site, db, rider, "scale-photo.jpg", file_samples.jpeg(), kind=weigh_ins.PROOF_KIND)
+    submission = WeightSubmission(
+        account_id=rider.id, event_id=event.id, type="pre_weight", weight_kg=71.4, proof_file_id=proof.id
+    )
+    db.add(submission)
+    db.commit()
+    console = console_page(browser, site)
+    console.locator("#queue-weight_submission").click()
+    item = console.locator(f"#item-{submission.id}")
+    expect(item).to_contain_text("Pre-Weight Submission: Corniche Crit (pending)")
+    expect(item).to_contain_text("71.4 kg")
+    with console.context.expect_event(
+        "response", lambda answer: "/api/events/files/" in answer.url
+    ) as served:
+        item.locator(".item-file", has_text="scale-photo.jpg").click()
+    assert served.value.status == 200
+    decide(console, submission.id, approve=False, reason="The scale's display is not readable.")
+    expect(console.locator("#console-notice")).to_have_text(rc_msg.DECIDED.format(decision="rejected"))
+    console.get_by_role("radio", name="Rejected").click()
+    expect(console.locator(f"#item-{submission.id} .item-history")).to_contain_text(
+        "The scale's display is not readable."
+    )
+    console.context.close()
+    db.expire_all()
+    assert db.get(WeightSubmission, submission.id).status == "rejected"
 
 
 def test_riders_are_refused_the_console(page: Page):
