@@ -132,7 +132,9 @@ def test_import_from_offer_to_approval_and_the_other_platform_column(page: Page,
     expect_error(page, "profile_link", msg.PROFILE_LINK_INVALID)
 
     eleven = [file(f"totals-{n}.png", file_samples.png(), "image/png") for n in range(11)]
-    choose_files(page, eleven)
+    # The dropzone refuses them all, yet still sends its (empty) list of accepted files: let that answer
+    # arrive before the next files go.
+    upload_files(page, eleven)
     expect(page.locator("#proof-files-alert")).to_have_text(msg.TOO_MANY_FILES)
     upload_files(page, [file("photo.jpg", file_samples.text_as_jpeg(), "image/jpeg")])
     expect_error(page, "proof_files", file_msg.INVALID_FILE_TYPE)
