@@ -9,15 +9,18 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import Session, col, select
 
+from cycling_site.local_time import local
 from cycling_site.messages import events as events_msg
 from cycling_site.messages import registration as msg
 from cycling_site.models import OutboxMessage
+from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event, Registration, RiderFile
 from tests import file_samples
 from tests.e2e.helpers import at, new_account, sign_in, wait_signed_in
 from tests.e2e.test_events import register_for
 
-TODAY = date.today()
+# The site's day is Dubai's (GMT+4): from 20:00 UTC it is already tomorrow there.
+TODAY = local(utcnow()).date()
 
 
 def event_of(db: Session, name: str) -> Event:
@@ -54,14 +57,11 @@ def sample(tmp_path: Path, name: str, data: bytes) -> str:
 
 
 def choose(page: Page, kind: str, file: str | dict) -> None:
-    """Chooses a file the browser itself refuses (its type or size), so nothing is sent."""
-    page.locator(f"#upload-{kind} input[type=file]").set_input_files(file)
-
-
-def upload(page: Page, kind: str, file: str) -> None:
-    """Chooses a file the browser sends, and waits until the site has answered it."""
+    """Chooses a file and waits until the site has answered the upload. A file the browser itself refuses
+    (its type or size) is not sent, yet the dropzone still posts its empty list of accepted files: its
+    answer must arrive before the next file goes."""
     with page.expect_response(lambda response: "/_upload" in response.url) as answer:
-        choose(page, kind, file)
+        page.locator(f"#upload-{kind} input[type=file]").set_input_files(file)
     answer.value.finished()
 
 
@@ -124,9 +124,9 @@ def test_every_step_of_an_event_with_all_flags(page: Page, db: Session, tmp_path
     expect_error(page, "proof", msg.PROOF_REQUIRED)
     choose(page, "proof", sample(tmp_path, "scan.gif", file_samples.gif()))
     expect_error(page, "proof", msg.INVALID_FILE_TYPE)
-    upload(page, "proof", sample(tmp_path, "photo.jpg", file_samples.text_as_jpeg()))
+    choose(page, "proof", sample(tmp_path, "photo.jpg", file_samples.text_as_jpeg()))
     expect_error(page, "proof", msg.INVALID_FILE_TYPE)
-    upload(page, "proof", sample(tmp_path, "passport.pdf", file_samples.pdf()))
+    choose(page, "proof", sample(tmp_path, "passport.pdf", file_samples.pdf()))
     expect(page.locator("#proof-chosen")).to_contain_text("passport.pdf")
     next_step(page, "IDENTITY VERIFICATION")
 
@@ -137,7 +137,7 @@ def test_every_step_of_an_event_with_all_flags(page: Page, db: Session, tmp_path
     page.locator("#wizard-next").click()
     expect_error(page, "front", "Front image is required.")
     expect_error(page, "id_expiry", msg.EXPIRY_TOO_SOON)
-    upload(page, "front", sample(tmp_path, "passport-front.jpg", file_samples.jpeg()))
+    choose(page, "front", sample(tmp_path, "passport-front.jpg", file_samples.jpeg()))
     expect(page.locator("#front-chosen")).to_contain_text("passport-front.jpg")
     page.locator("#id_expiry").fill((TODAY + timedelta(days=400)).isoformat())
     next_step(page, "DEVICE DETAILS")
@@ -208,13 +208,13 @@ def test_files_on_record_are_reused_and_open_through_a_private_link(page: Page, 
     big = {"name": "huge.jpg", "mimeType": "image/jpeg", "buffer": file_samples.oversized_jpeg()}
     choose(page, "front", big)
     expect_error(page, "front", msg.FILE_TOO_LARGE)
-    upload(page, "front", sample(tmp_path, "id-front.png", file_samples.png()))
+    choose(page, "front", sample(tmp_path, "id-front.png", file_samples.png()))
     expect(page.locator("#front-chosen")).to_contain_text("id-front.png")
     with page.expect_download() as download:
         page.locator("#front-view").click()
     assert Path(download.value.path()).read_bytes() == file_samples.png()
 
-    upload(page, "back", sample(tmp_path, "old-back.jpg", file_samples.jpeg()))
+    choose(page, "back", sample(tmp_path, "old-back.jpg", file_samples.jpeg()))
     expect(page.locator("#back-chosen")).to_contain_text("old-back.jpg")
     gone = db.exec(select(RiderFile).where(RiderFile.name == "old-back.jpg")).one()
     db.delete(gone)
@@ -229,7 +229,7 @@ def test_files_on_record_are_reused_and_open_through_a_private_link(page: Page, 
     expect(page.locator("#front-chosen")).to_contain_text("id-front.png")
     page.locator("#wizard-next").click()
     expect_error(page, "back", "Back image is required.")
-    upload(page, "back", sample(tmp_path, "id-back.jpg", file_samples.jpeg()))
+    choose(page, "back", sample(tmp_path, "id-back.jpg", file_samples.jpeg()))
     expect(page.locator("#back-chosen")).to_contain_text("id-back.jpg")
     page.locator("#id_expiry").fill((TODAY + timedelta(days=30)).isoformat())
     page.locator("#wizard-back").click()
