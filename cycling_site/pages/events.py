@@ -41,7 +41,7 @@ def _category_table(event: rx.Var) -> rx.Component:
                     event["categories"].to(list[dict[str, str]]),
                     lambda row: rx.table.row(
                         rx.table.row_header_cell(
-                            rx.text(row["name"], font_weight="700"),
+                            rx.text(row["name"], font_weight="700", class_name="category-name"),
                             rx.cond(
                                 row["description"] != "",
                                 rx.text(

@@ -237,9 +237,6 @@ def _decision_dialog() -> rx.Component:
 
 def _console() -> rx.Component:
     return rx.vstack(
-        heading(
-            msg.CONSOLE_TITLE, "Decide what riders submit. Every decision is e-mailed to the rider and kept."
-        ),
         rx.flex(rx.foreach(RaceControlState.tabs, _queue_tab), gap=SPACE["2"], wrap="wrap", id="queues"),
         rx.flex(
             _status_filter(),
@@ -279,6 +276,7 @@ def _console() -> rx.Component:
 
 def race_control_page() -> rx.Component:
     return page(
+        heading(msg.CONSOLE_TITLE, msg.CONSOLE_INTRO),
         rx.cond(
             RaceControlState.allowed,
             _console(),
@@ -293,5 +291,5 @@ def race_control_page() -> rx.Component:
                 ),
                 card(loading_line("Loading the console...", "console-loading")),
             ),
-        )
+        ),
     )

@@ -43,8 +43,11 @@ def test_a_visitor_sees_featured_all_and_past_events(page: Page):
     expect(first).to_contain_text("112 / 300")
     expect(first).to_contain_text("AED 40,000.00")
     expect(first).to_contain_text("USD 10,892.00")
-    expect(first.locator(".category-table tbody th")).to_have_text(
+    expect(first.locator(".category-table .category-name")).to_have_text(
         ["Category 1", "Category 2", "Category 3", "Category 4"]
+    )
+    expect(first.locator(".category-table .category-description")).to_have_text(
+        ["CAT-1: riders above 4.0 w/kg", "CAT-2: 1.0 to 3.9 w/kg"]
     )
     expect(first.locator(".event-state")).to_have_text(msg.LOGGED_OUT)
     expect(first.locator(".register-button")).to_have_count(0)
