@@ -194,6 +194,8 @@ def test_a_second_submission_from_another_tab_is_refused(
 ):
     new_account(db, "two.tabs@example.com")
     sign_in(page, "two.tabs@example.com", path=f"/auth/login?redirect={FORM}")
+    # Signed in (the session cookies set) before the second tab opens.
+    expect(page.locator("#smartTrainer")).to_be_visible()
     other = page.context.new_page()
     other.goto(FORM)
     for tab in (page, other):
