@@ -10,3 +10,8 @@ LOCAL_TZ = ZoneInfo("Asia/Dubai")
 
 def local(moment: datetime) -> datetime:
     return as_utc(moment).astimezone(LOCAL_TZ)
+
+
+def local_text(moment: datetime) -> str:
+    """Day and time as race control reads them, in the site's zone."""
+    return f"{local(moment):%d/%m/%Y %H:%M} GST"

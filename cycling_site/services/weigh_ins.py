@@ -16,7 +16,7 @@ from sqlalchemy import exists, func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from cycling_site.local_time import local
+from cycling_site.local_time import local, local_text
 from cycling_site.messages import race_control as review_msg
 from cycling_site.messages import weigh_ins as msg
 from cycling_site.models import Account
@@ -297,7 +297,7 @@ def for_review(session: Session, status: str, limit: int = REVIEW_LIMIT) -> list
                 ["Weigh-in", label(submission.type)],
                 ["Declared weight", f"{submission.weight_kg:g} kg"],
                 ["Profile weight", f"{rider.weight:g} kg"],
-                *([["Window closes", f"{local(window.ends_at):%d/%m/%Y %H:%M} GST"]] if window else []),
+                *([["Window closes", local_text(window.ends_at)]] if window else []),
             ],
             "files": [
                 {"id": proof.id, "name": rider_files.served_name(proof), "content_type": proof.content_type}

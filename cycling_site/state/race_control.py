@@ -8,7 +8,7 @@ import dataclasses
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
-from cycling_site.local_time import local
+from cycling_site.local_time import local_text
 from cycling_site.messages import race_control as msg
 from cycling_site.models.race_control import ReviewKind, ReviewStatus
 from cycling_site.services import race_control, review_queues, rider_files
@@ -16,7 +16,6 @@ from cycling_site.services.validation import FormErrors
 from cycling_site.state.session import Rider, rider_action
 
 STATUSES = tuple(ReviewStatus)
-TIME_FORMAT = "%d/%m/%Y %H:%M"
 LOAD_FAILED = "The queue could not be loaded. Please try again."
 
 
@@ -56,23 +55,19 @@ class QueueTab:
     pending: int
 
 
-def _when(moment) -> str:
-    return local(moment).strftime(TIME_FORMAT) + " GST"
-
-
 def _item(found: dict) -> ReviewItem:
     return ReviewItem(
         id=str(found["id"]),
         rider_name=found["rider_name"],
         rider_email=found["rider_email"],
         status=found["status"],
-        submitted_at=_when(found["submitted_at"]),
+        submitted_at=local_text(found["submitted_at"]),
         title=found["title"],
         details=[[str(label), str(value)] for label, value in found["details"]],
         files=[ProofFile(str(file["id"]), file["name"], file["content_type"]) for file in found["files"]],
         reason=found["reason"],
         history=[
-            Decision(entry["decision"], entry["reason"], _when(entry["decided_at"]), entry["decided_by"])
+            Decision(entry["decision"], entry["reason"], local_text(entry["decided_at"]), entry["decided_by"])
             for entry in found["history"]
         ],
     )
