@@ -4,7 +4,7 @@ Besides the app module, the one place of the site that reaches into the embedded
 their demo data (the riders' rides, the past races' results)."""
 
 import sys
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from io import BytesIO
 
 from PIL import Image, ImageDraw
@@ -18,9 +18,10 @@ from cycling_site.embedded.results import standings
 from cycling_site.embedded.results.standings import RaceEntry, seed_results
 from cycling_site.models import Account, Currency, Event, OwnedItem, PreVerification, Registration, Role
 from cycling_site.models.accounts import VerificationStatus
-from cycling_site.models.common import utcnow
+from cycling_site.models.common import as_utc, utcnow
 from cycling_site.models.events import RegistrationStatus
-from cycling_site.services import ledger, rider_files
+from cycling_site.models.wallet import WalletStatus, WalletVerification
+from cycling_site.services import finance, ledger, rider_files, wallet
 from cycling_site.services import third_party_import as imports
 from cycling_site.services.accounts import hash_password
 from cycling_site.services.demo_events import WEIGH_INS, WINNER_PRIZES, demo_events, weigh_in_windows
@@ -99,6 +100,15 @@ def _demo_accounts(password_hash: str) -> list[Account]:
             role=Role.race_control,
             is_normal_user=False,
             dob=date(1985, 1, 1),
+            **common,
+        ),
+        Account(
+            email="finance@example.com",
+            firstname="Fatima",
+            lastname="Rahman",
+            role=Role.finance,
+            is_normal_user=False,
+            dob=date(1988, 7, 9),
             **common,
         ),
         Account(
@@ -261,6 +271,115 @@ def seed_demo_weigh_ins(session: Session, events: list[Event], now: datetime) ->
     return len(WEIGH_INS)
 
 
+# Prize money (BTC) of past events: the demo rider has a wallet history, Karim a balance and no verified
+# wallet yet, Mia a verification waiting for finance.
+DEMO_FINANCE = "finance@example.com"
+DEMO_PRIZES = (
+    ("rider@example.com", 0, "0.012500"),
+    ("rider@example.com", 1, "0.004800"),
+    ("karim@example.com", 0, "0.002500"),
+    ("mia@example.com", 1, "0.001000"),
+)
+DEMO_WALLETS = {
+    "rider@example.com": (
+        "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+        WalletStatus.approved,
+        "+971501234567",
+    ),
+    "mia@example.com": (
+        "bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297",
+        WalletStatus.pending,
+        "+971552345678",
+    ),
+}
+
+
+def _wallet_verification(session: Session, rider: Account, address: str, status: str, phone: str) -> None:
+    passport = rider_files.store(
+        session,
+        rider,
+        "passport_proof",
+        "passport.png",
+        _proof_image(["PASSPORT", f"{rider.firstname} {rider.lastname}"]),
+    )
+    screenshot = rider_files.store(
+        session,
+        rider,
+        "binance_screenshot",
+        "binance.png",
+        _proof_image(["Binance", "Account verified", address[:24]]),
+    )
+    session.add(
+        WalletVerification(
+            account_id=rider.id,
+            binance_email=rider.email,
+            phone=phone,
+            wallet_address=address,
+            passport_file_id=passport.id,
+            screenshot_file_ids=[screenshot.id],
+            status=status,
+        )
+    )
+    session.commit()
+
+
+def seed_demo_wallets(session: Session, events: list[Event], now: datetime) -> int:
+    """Prize credits from past events (each rider registered for them), wallet verifications, and the demo
+    rider's withdrawals: one paid last month, one waiting for finance."""
+    officer = session.exec(select(Account).where(Account.email == DEMO_FINANCE)).one()
+    past = sorted(
+        (event for event in events if as_utc(event.starts_at) < now), key=lambda event: event.starts_at
+    )
+    past.reverse()
+    for email, index, amount in DEMO_PRIZES:
+        rider = session.exec(select(Account).where(Account.email == email)).one()
+        event = past[index]
+        registered = session.exec(
+            select(Registration.id).where(
+                Registration.event_id == event.id, Registration.account_id == rider.id
+            )
+        ).first()
+        if registered is None:
+            session.add(
+                Registration(
+                    event_id=event.id,
+                    account_id=rider.id,
+                    status=RegistrationStatus.approved,
+                    first_name=rider.firstname,
+                    last_name=rider.lastname,
+                    email=rider.email,
+                    gender=rider.gender,
+                    created_at=event.starts_at - timedelta(days=3),
+                    decided_at=event.starts_at - timedelta(days=2),
+                )
+            )
+        session.commit()
+        finance.credit_prize(session, officer, event.id, rider.id, amount, now)
+    for email, (address, status, phone) in DEMO_WALLETS.items():
+        rider = session.exec(select(Account).where(Account.email == email)).one()
+        _wallet_verification(session, rider, address, status, phone)
+    rider = session.exec(select(Account).where(Account.email == DEMO_SHOPPER)).one()
+    address = DEMO_WALLETS[DEMO_SHOPPER][0]
+    paid = wallet.withdraw(
+        session,
+        rider,
+        {"amount": "0.005000", "email": rider.email, "wallet_address": address},
+        now - timedelta(days=32),
+    )
+    finance.decide_withdrawal(
+        session,
+        officer,
+        paid.id,
+        True,
+        "",
+        "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16",
+    )
+    wallet.withdraw(
+        session, rider, {"amount": "0.001500", "email": rider.email, "wallet_address": address}, now
+    )
+    return len(DEMO_PRIZES)
+
+
 def race_entries(events: list[Event]) -> list[RaceEntry]:
     """The events as the results service takes them: a series (its prize structure has day tables) is
     raced over two days, any other event over one."""
@@ -314,9 +433,10 @@ def main() -> int:
         tracks = seed_tracks(session)
         result_rows = seed_results(session, race_entries(events))
         crown_winners(session, events)
+        prizes = seed_demo_wallets(session, events, now)
     print(
         f"Demo data written: demo accounts, {rides} rides, {len(events)} events ({windows} weigh-in "
-        f"windows), {tracks} tracks and {result_rows} result lines."
+        f"windows), {tracks} tracks, {result_rows} result lines and {prizes} prize credits."
     )
     return 0
 

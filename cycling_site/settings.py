@@ -121,6 +121,10 @@ class Settings:
     payments_secret_key: str
     payments_webhook_secret: str
     payments_slow_card_seconds: int
+    wallet_btc_network: str
+    wallet_fee_percent: str
+    wallet_minimum_withdrawal: str
+    wallet_monthly_withdrawals: int
     extra_origins: tuple[str, ...]
     oauth: dict[str, OAuthProvider]
 
@@ -177,6 +181,10 @@ def load_settings() -> Settings:
         payments_secret_key=_env("PAYMENTS_SECRET_KEY", DEMO_PAYMENTS_KEY),
         payments_webhook_secret=_env("PAYMENTS_WEBHOOK_SECRET", DEMO_WEBHOOK_SECRET),
         payments_slow_card_seconds=_env_int("PAYMENTS_SLOW_CARD_SECONDS", 15),
+        wallet_btc_network=_env("WALLET_BTC_NETWORK", "main"),
+        wallet_fee_percent=_env("WALLET_FEE_PERCENT", "1.5"),
+        wallet_minimum_withdrawal=_env("WALLET_MINIMUM_WITHDRAWAL", "0.000001"),
+        wallet_monthly_withdrawals=_env_int("WALLET_MONTHLY_WITHDRAWALS", 5),
         extra_origins=tuple(origin_of(url) for url in _env("EXTRA_ORIGINS", "").split(",") if url.strip()),
         oauth={network: _oauth_provider(network) for network in OAUTH_NETWORKS},
     )
@@ -203,6 +211,8 @@ def load_settings() -> Settings:
                 DEMO_WEBHOOK_SECRET,
             ):
                 raise ValueError(f"Set {name} to a secret of your own before a production start")
+    if settings.wallet_btc_network not in {"main", "test", "regtest", "signet"}:
+        raise ValueError("WALLET_BTC_NETWORK must be main, test, regtest or signet")
     origin_of(settings.site_url)  # a SITE_URL that is no http(s) address stops the start here
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     return settings

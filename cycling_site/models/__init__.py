@@ -14,6 +14,14 @@ from cycling_site.models.race_control import ReviewDecision, ReviewKind, ReviewS
 from cycling_site.models.sessions import RevokedSession, UsedHumanCheck
 from cycling_site.models.shop import GemOrder, OrderStatus, OwnedItem
 from cycling_site.models.third_party_import import ImportStatus, ThirdPartyImport
+from cycling_site.models.wallet import (
+    PrizeCredit,
+    WalletStatus,
+    WalletVerification,
+    Withdrawal,
+    WithdrawalMonth,
+    WithdrawalStatus,
+)
 from cycling_site.models.weigh_ins import WeighInType, WeighInWindow, WeightSubmission
 
 __all__ = [
@@ -39,13 +47,19 @@ __all__ = [
     "RevokedSession",
     "PhoneVerification",
     "PreVerification",
+    "PrizeCredit",
     "RiderFile",
     "Role",
     "Subscriber",
     "ThirdPartyImport",
     "Track",
     "UsedHumanCheck",
+    "WalletStatus",
+    "WalletVerification",
     "WeighInType",
     "WeighInWindow",
     "WeightSubmission",
+    "Withdrawal",
+    "WithdrawalMonth",
+    "WithdrawalStatus",
 ]

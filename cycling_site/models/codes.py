@@ -18,6 +18,8 @@ class CodePurpose(StrEnum):
     reset_password = "reset_password"
     delete_account = "delete_account"
     verify_phone = "verify_phone"
+    wallet_phone = "wallet_phone"
+    wallet_email = "wallet_email"
 
 
 class AccountCode(SQLModel, table=True):

@@ -14,6 +14,10 @@ class ReviewKind(StrEnum):
     weight_submission = "weight_submission"
     third_party_import = "third_party_import"
     registration = "registration"
+    # Finance's decisions share the audit.
+    wallet_verification = "wallet_verification"
+    withdrawal = "withdrawal"
+    prize_credit = "prize_credit"
 
 
 class ReviewStatus(StrEnum):

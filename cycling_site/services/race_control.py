@@ -78,8 +78,10 @@ def record(
     reason: str,
     subject: str,
     body: str,
+    team: str = "race control",
 ) -> ReviewDecision:
-    """The audit row and the rider's e-mail, in the caller's transaction (kept only if it commits)."""
+    """The audit row and the rider's e-mail, in the caller's transaction (kept only if it commits); finance
+    signs its own."""
     row = ReviewDecision(
         kind=kind,
         item_id=item_id,
@@ -94,8 +96,8 @@ def record(
         rider.email,
         f"{subject} · {settings.site_name}",
         f"Hi {rider.firstname},\n\n{body}\n\n"
-        + (f"Race control's note: {reason}\n\n" if reason else "")
-        + f"Ride on,\n{settings.site_name} race control",
+        + (f"{team.capitalize()}'s note: {reason}\n\n" if reason else "")
+        + f"Ride on,\n{settings.site_name} {team}",
     )
     return row
 

@@ -1,10 +1,12 @@
 """Files riders give race control: with a registration (age proof, ID images, device video), as weight
-proof (a photo or video) and as proof of ride totals imported from another platform.
+proof (a photo or video) and as proof of ride totals imported from another platform; and files they give
+finance to verify their wallet (passport, Binance screenshots).
 
 They are checked by their content, never by name or declared type (images must decode, and no file may
 carry page markup a browser could run), stored outside the web root under a random name, and reach a
 browser only through a short-lived signed link that serves only the session of the owner or race control
-it was made for. A file on record can be given again for another event.
+it was made for (wallet documents: of the owner or finance). A file on record can be given again for
+another event.
 """
 
 import re
@@ -19,6 +21,7 @@ from PIL import Image, UnidentifiedImageError
 from sqlmodel import Session, col, select
 
 from cycling_site.messages import registration as msg
+from cycling_site.messages import wallet as wallet_msg
 from cycling_site.messages import weigh_ins as weigh_ins_msg
 from cycling_site.models import Account
 from cycling_site.models.accounts import Role
@@ -44,13 +47,24 @@ KINDS = {
 SUBMISSION_KINDS = {
     "weight_proof": {"image/jpeg": "jpg", "image/png": "png", **VIDEO_TYPES},
     "import_proof": DOCUMENT_TYPES,
+    "passport_proof": {"image/jpeg": "jpg", "image/png": "png"},
+    "binance_screenshot": {"image/jpeg": "jpg", "image/png": "png"},
 }
+# Wallet documents are smaller (spec 3 section 9) and are seen by finance, not race control.
+WALLET_KINDS = frozenset({"passport_proof", "binance_screenshot"})
+WALLET_FILE_BYTES = 5 * 1024 * 1024
 ALL_KINDS = {**KINDS, **SUBMISSION_KINDS}
 # What a file of the wrong type is told, by kind; documents are told INVALID_FILE_TYPE.
-TYPE_MESSAGES = {"device_video": msg.INVALID_VIDEO_TYPE, "weight_proof": weigh_ins_msg.PROOF_TYPE_INVALID}
+TYPE_MESSAGES = {
+    "device_video": msg.INVALID_VIDEO_TYPE,
+    "weight_proof": weigh_ins_msg.PROOF_TYPE_INVALID,
+    "passport_proof": wallet_msg.FILE_TYPE,
+    "binance_screenshot": wallet_msg.FILE_TYPE,
+}
 EXTENSIONS = {**DOCUMENT_TYPES, **VIDEO_TYPES}
 IMAGE_FORMATS = {"image/jpeg": "JPEG", "image/png": "PNG"}
 VIEWERS = {Role.race_control, Role.admin}
+WALLET_VIEWERS = {Role.finance, Role.admin}
 STORED_NAME = re.compile(r"^[0-9a-f]{32}\.[a-z0-9]{3,4}$")
 NAME_MAX = 120
 # Characters Windows refuses in a file name (path separators are cut off before).
@@ -91,6 +105,8 @@ def check_content(kind: str, data: bytes) -> str:
     allowed = ALL_KINDS[kind]
     if not data:
         raise FileRefused({kind: msg.FILE_EMPTY})
+    if kind in WALLET_KINDS and len(data) > WALLET_FILE_BYTES:
+        raise FileRefused({kind: wallet_msg.FILE_TOO_LARGE})
     if len(data) > MAX_FILE_BYTES:
         raise FileRefused({kind: msg.FILE_TOO_LARGE})
     guessed = filetype.guess_mime(data[:8192])
@@ -171,11 +187,17 @@ def owned(session: Session, account: Account, file_id: object, kind: str) -> Rid
     return row
 
 
+def may_view(row: RiderFile, viewer: Account) -> bool:
+    """The owner, and race control (finance for wallet documents)."""
+    reviewers = WALLET_VIEWERS if row.kind in WALLET_KINDS else VIEWERS
+    return row.account_id == viewer.id or viewer.role in reviewers
+
+
 def download_url(session: Session, viewer: Account, file_id: object) -> str:
-    """A link valid for a few minutes, made only for the file's owner or race control."""
+    """A link valid for a few minutes, made only for the file's owner or its reviewers."""
     number = row_id(file_id)
     row = session.get(RiderFile, number) if number else None
-    if row is None or (row.account_id != viewer.id and viewer.role not in VIEWERS):
+    if row is None or not may_view(row, viewer):
         raise FileRefused({"key": msg.DOWNLOAD_FAILED})
     token = tokens.sign_link(str(row.id), LINK_PURPOSE, LINK_LIFETIME, viewer=viewer.id)
     return f"/api/events/files/{token}"
@@ -191,7 +213,7 @@ def open_link(session: Session, token: str, viewer: Account | None) -> tuple[Rid
     row = session.get(RiderFile, number) if number else None
     if row is None or not STORED_NAME.match(row.stored_as):
         return None
-    if row.account_id != viewer.id and viewer.role not in VIEWERS:
+    if not may_view(row, viewer):
         return None
     path = _path(row.stored_as)
     return (row, path) if path.is_file() else None

@@ -1,0 +1,302 @@
+"""Wallet account verification (spec 3): the phone and e-mail codes, and the form finance reviews.
+
+Each code is six digits through the outbox (SMS or WhatsApp for the phone, e-mail for the Binance
+address), one at a time per purpose with a 60 s wait between requests. The form proves both: a code
+counts only for the phone or address it was sent to, only once, and five wrong tries end it. Status
+moves unverified -> pending (on submit) -> approved or rejected; a rejected rider may verify again.
+"""
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from functools import cache
+
+import phonenumbers
+import pycountry
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from cycling_site.messages import wallet as msg
+from cycling_site.models import Account, AccountCode, CodePurpose, OutboxMessage
+from cycling_site.models.common import as_utc
+from cycling_site.models.events import RiderFile
+from cycling_site.models.wallet import WalletStatus, WalletVerification
+from cycling_site.services import codes, outbox, rate_limit, rider_files, wallet
+from cycling_site.services.validation import (
+    FormErrors,
+    TooManyAttempts,
+    checkbox_on,
+    has_nul,
+    normalize_email,
+)
+from cycling_site.settings import settings
+
+DEFAULT_COUNTRY = "AE"
+OTP_TYPES = ("sms", "whatsapp")
+RESEND_WAIT = timedelta(seconds=60)
+CODE_LIFETIME = timedelta(minutes=10)
+OTP_LENGTH = 6
+PHONE_TEXT_MAX = 30
+MAX_SCREENSHOTS = 5
+CODES_PER_ACCOUNT = "10/hour"
+CODES_PER_ADDRESS = "30/hour"
+
+
+@dataclass(frozen=True)
+class PhoneCountry:
+    code: str
+    dial_code: str
+    emoji: str
+    name: str
+
+
+@cache
+def phone_countries() -> list[PhoneCountry]:
+    """The country helper of spec 3 section 3 (code, dialCode, emoji, name), by name, from the phone
+    library's own regions so every country offered can be checked."""
+    found = []
+    for region in phonenumbers.SUPPORTED_REGIONS:
+        country = pycountry.countries.get(alpha_2=region)
+        if country is None:
+            continue
+        name = getattr(country, "common_name", country.name)
+        emoji = "".join(chr(0x1F1E6 + ord(letter) - ord("A")) for letter in region)
+        found.append(PhoneCountry(region, str(phonenumbers.country_code_for_region(region)), emoji, name))
+    return sorted(found, key=lambda country: country.name)
+
+
+def check_phone(number: object, country: object = DEFAULT_COUNTRY) -> str:
+    """A number valid for the chosen country (spec 3 section 5), in E.164."""
+    text = str(number or "").strip()
+    region = str(country or DEFAULT_COUNTRY).strip().upper()
+    if not text:
+        raise FormErrors({"phone_number": msg.PHONE_REQUIRED})
+    if len(text) > PHONE_TEXT_MAX or has_nul(text) or region not in phonenumbers.SUPPORTED_REGIONS:
+        raise FormErrors({"phone_number": msg.PHONE_FORMAT})
+    try:
+        parsed = phonenumbers.parse(text, region)
+    except phonenumbers.NumberParseException:
+        raise FormErrors({"phone_number": msg.PHONE_FORMAT}) from None
+    if not phonenumbers.is_valid_number_for_region(parsed, region) and not (
+        text.startswith("+") and phonenumbers.is_valid_number(parsed)
+    ):
+        raise FormErrors({"phone_number": msg.PHONE_INVALID})
+    return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164)
+
+
+def check_email(text: object) -> str:
+    raw = str(text or "").strip()
+    if not raw:
+        raise FormErrors({"binance_email": msg.BINANCE_EMAIL_REQUIRED})
+    email = normalize_email(raw)
+    if email is None:
+        raise FormErrors({"binance_email": msg.EMAIL_INVALID})
+    return email
+
+
+def _latest_code(session: Session, account: Account, purpose: str) -> AccountCode | None:
+    return session.exec(
+        select(AccountCode)
+        .where(AccountCode.account_id == account.id, AccountCode.purpose == purpose)
+        .order_by(col(AccountCode.id).desc())
+    ).first()
+
+
+def _check_wait(session: Session, account: Account, purpose: str, field_name: str, now: datetime) -> None:
+    latest = _latest_code(session, account, purpose)
+    if latest is not None:
+        left = RESEND_WAIT - (now - as_utc(latest.created_at))
+        if left > timedelta(0):
+            seconds = max(int(left.total_seconds()), 1)
+            raise TooManyAttempts({field_name: msg.OTP_WAIT.format(seconds=seconds)})
+
+
+def _check_caps(account: Account, address: str, field_name: str) -> None:
+    used_up = rate_limit.first_used_up(
+        [
+            rate_limit.Cap(CODES_PER_ACCOUNT, ("wallet-code-account", str(account.id))),
+            rate_limit.Cap(CODES_PER_ADDRESS, ("wallet-code-address", address or "-")),
+        ]
+    )
+    if used_up is not None:
+        raise TooManyAttempts({field_name: msg.OTP_TOO_MANY})
+
+
+def _refuse_if_open(session: Session, account: Account) -> None:
+    """Nothing to verify while a verification waits or once it is approved."""
+    status = wallet.status_of(session, account)
+    if status == WalletStatus.pending:
+        raise FormErrors({"form": msg.ALREADY_PENDING})
+    if status == WalletStatus.approved:
+        raise FormErrors({"form": msg.ALREADY_VERIFIED})
+
+
+def request_phone_otp(
+    session: Session,
+    account: Account,
+    phone_number: object,
+    country: object = DEFAULT_COUNTRY,
+    channel: object = "sms",
+    address: str = "",
+) -> str:
+    """POST api/wallet/request-phone-otp: a code to the phone by SMS (or WhatsApp); answers the E.164
+    number it went to."""
+    wallet.open_for(account)
+    _refuse_if_open(session, account)
+    phone = check_phone(phone_number, country)
+    channel = str(channel or "sms")
+    if channel not in OTP_TYPES:
+        raise FormErrors({"type": msg.OTP_FAILED})
+    now = datetime.now(UTC)
+    _check_wait(session, account, CodePurpose.wallet_phone, "phone_number", now)
+    _check_caps(account, address, "phone_number")
+    issued = codes.issue(session, account, CodePurpose.wallet_phone, CODE_LIFETIME, sent_to=phone, typed=True)
+    text = msg.OTP_TEXT.format(site=settings.site_name, code=issued.code)
+    session.add(OutboxMessage(channel=channel, recipient=phone, subject=msg.OTP_EMAIL_SUBJECT, body=text))
+    session.commit()
+    return phone
+
+
+def request_email_otp(session: Session, account: Account, email: object, address: str = "") -> str:
+    """POST api/wallet/request-email-otp: a code to the Binance e-mail address; answers the address."""
+    wallet.open_for(account)
+    _refuse_if_open(session, account)
+    recipient = check_email(email)
+    now = datetime.now(UTC)
+    _check_wait(session, account, CodePurpose.wallet_email, "binance_email", now)
+    _check_caps(account, address, "binance_email")
+    issued = codes.issue(
+        session, account, CodePurpose.wallet_email, CODE_LIFETIME, sent_to=recipient, typed=True
+    )
+    text = msg.OTP_TEXT.format(site=settings.site_name, code=issued.code)
+    outbox.queue_email(session, recipient, f"{msg.OTP_EMAIL_SUBJECT} · {settings.site_name}", text)
+    session.commit()
+    return recipient
+
+
+def _check_code(
+    session: Session, account: Account, purpose: str, code: str, sent_to: str, field_name: str
+) -> AccountCode:
+    """The live code sent to exactly this phone or address; wrong, used, expired or for another number
+    all answer the same."""
+    latest = _latest_code(session, account, purpose)
+    if latest is None or latest.used_at is not None or latest.sent_to != sent_to or not latest.key:
+        raise FormErrors({field_name: msg.OTP_WRONG})
+    try:
+        row, _owner = codes.check(session, purpose, code, latest.key)
+    except codes.CodeError:
+        raise FormErrors({field_name: msg.OTP_WRONG}) from None
+    return row
+
+
+@dataclass
+class Upload:
+    name: str
+    data: bytes
+
+
+@dataclass
+class VerificationForm:
+    binance_email: str = ""
+    phone_number: str = ""
+    country: str = DEFAULT_COUNTRY
+    wallet_address: str = ""
+    phone_otp: str = ""
+    email_otp: str = ""
+    terms_accepted: object = False
+    passport_proof: Upload | None = None
+    binance_screenshots: list[Upload] = field(default_factory=list)
+
+
+def _field_errors(form: VerificationForm) -> tuple[dict[str, str], str, str, str]:
+    errors: dict[str, str] = {}
+    email = phone = address = ""
+    try:
+        email = check_email(form.binance_email)
+    except FormErrors as exc:
+        errors.update(exc.errors)
+    try:
+        phone = check_phone(form.phone_number, form.country)
+    except FormErrors as exc:
+        errors.update(exc.errors)
+    try:
+        address = wallet.check_address(form.wallet_address)
+    except FormErrors as exc:
+        blank = not str(form.wallet_address or "").strip()
+        errors["wallet_address"] = msg.WALLET_ADDRESS_REQUIRED if blank else exc.errors["wallet_address"]
+    for name, value, required in (
+        ("phone_otp", form.phone_otp, msg.PHONE_OTP_REQUIRED),
+        ("email_otp", form.email_otp, msg.EMAIL_OTP_REQUIRED),
+    ):
+        value = str(value or "").strip()
+        if not value:
+            errors[name] = required
+        elif len(value) != OTP_LENGTH or not value.isdigit() or not value.isascii():
+            errors[name] = msg.OTP_WRONG
+    if form.passport_proof is None:
+        errors["passport_proof"] = msg.PASSPORT_REQUIRED
+    else:
+        try:
+            rider_files.check_content("passport_proof", form.passport_proof.data)
+        except FormErrors as exc:
+            errors.update(exc.errors)
+    if not form.binance_screenshots:
+        errors["binance_screenshot"] = msg.SCREENSHOT_REQUIRED
+    elif len(form.binance_screenshots) > MAX_SCREENSHOTS:
+        errors["binance_screenshot"] = msg.TOO_MANY_SCREENSHOTS
+    else:
+        for upload in form.binance_screenshots:
+            try:
+                rider_files.check_content("binance_screenshot", upload.data)
+            except FormErrors as exc:
+                errors.update(exc.errors)
+                break
+    if not checkbox_on(form.terms_accepted):
+        errors["terms_accepted"] = msg.TERMS_REQUIRED
+    return errors, email, phone, address
+
+
+def submit(session: Session, account: Account, form: VerificationForm) -> WalletVerification:
+    """POST api/wallet/verify-account: every field checked and both codes proven before anything is kept;
+    then the files, the verification (pending) and the used codes in one go."""
+    wallet.open_for(account)
+    _refuse_if_open(session, account)
+    errors, email, phone, address = _field_errors(form)
+    if errors:
+        raise FormErrors(errors)
+    phone_code = _check_code(
+        session, account, CodePurpose.wallet_phone, form.phone_otp.strip(), phone, "phone_otp"
+    )
+    email_code = _check_code(
+        session, account, CodePurpose.wallet_email, form.email_otp.strip(), email, "email_otp"
+    )
+    passport = form.passport_proof
+    assert passport is not None
+    stored: list[RiderFile] = []
+    try:
+        stored.append(rider_files.store(session, account, "passport_proof", passport.name, passport.data))
+        for upload in form.binance_screenshots:
+            stored.append(rider_files.store(session, account, "binance_screenshot", upload.name, upload.data))
+        now = datetime.now(UTC)
+        for code_row in (phone_code, email_code):
+            session.add(code_row)
+            code_row.used_at = now
+        verification = WalletVerification(
+            account_id=account.id,
+            binance_email=email,
+            phone=phone,
+            wallet_address=address,
+            passport_file_id=stored[0].id,
+            screenshot_file_ids=[row.id for row in stored[1:]],
+        )
+        session.add(verification)
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        rider_files.discard(session, stored)
+        raise FormErrors({"form": msg.ALREADY_PENDING}) from None
+    except Exception:
+        session.rollback()
+        rider_files.discard(session, stored)
+        raise
+    session.refresh(verification)
+    return verification
