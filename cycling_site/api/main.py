@@ -11,6 +11,7 @@ from cycling_site.api import (
     connections,
     contact,
     events,
+    finance,
     human_check,
     pre_verification,
     profile,
@@ -20,6 +21,7 @@ from cycling_site.api import (
     shop,
     third_party_import,
     verification,
+    wallet,
     weigh_ins,
 )
 from cycling_site.api.errors import install_error_handlers
@@ -54,3 +56,5 @@ api.include_router(pre_verification.router, prefix=API_PREFIX)
 api.include_router(race_control.router, prefix=API_PREFIX)
 api.include_router(third_party_import.router, prefix=API_PREFIX)
 api.include_router(weigh_ins.router, prefix=API_PREFIX)
+api.include_router(wallet.router, prefix=API_PREFIX)
+api.include_router(finance.router, prefix=API_PREFIX)

@@ -221,7 +221,8 @@ async def registration(
 
 @router.post("/file_download", responses=documented(400, 401, 403, 413, 503))
 def file_download(body: FileDownloadIn, account: CurrentAccount, session: DB) -> Answer[Link]:
-    """A link to one of the rider's files (any file, for race control), good for a few minutes."""
+    """A link to one of the rider's files (for race control any rider file, for finance wallet documents),
+    good for a few minutes."""
     return Answer[Link](data=Link(url=rider_files.download_url(session, account, body.key)))
 
 

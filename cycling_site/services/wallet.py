@@ -137,14 +137,15 @@ def check_address(text: object) -> str:
         raise FormErrors({"wallet_address": msg.WITHDRAW_ADDRESS_REQUIRED})
     if len(address) > ADDRESS_MAX or has_nul(address) or not address.isascii():
         raise FormErrors({"wallet_address": msg.ADDRESS_INVALID})
+    # Bech32 may be written all in capitals (QR codes do); base58 is case-sensitive.
+    if address.isupper() and address[:2].lower() in ("bc", "tb"):
+        address = address.lower()
     try:
         script = address_to_scriptpubkey(address)
         own_network = script.address(NETWORKS[settings.wallet_btc_network])
     except Exception:  # embit raises its own and plain errors alike for a bad address
         raise FormErrors({"wallet_address": msg.ADDRESS_INVALID}) from None
-    # Bech32 may be written in capitals (QR codes do); base58 is case-sensitive.
-    same = own_network.lower() == address.lower() if own_network[:2].lower() in ("bc", "tb") else None
-    if not (own_network == address or same):
+    if own_network != address:
         raise FormErrors({"wallet_address": msg.ADDRESS_WRONG_NETWORK})
     return own_network
 

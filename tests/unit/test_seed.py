@@ -1,4 +1,4 @@
-"""Demo data: the five demo accounts, each able to sign in with the demo password."""
+"""Demo data: the six demo accounts, each able to sign in with the demo password."""
 
 from datetime import date, timedelta
 
@@ -21,9 +21,10 @@ from cycling_site.seed import (
     seed_demo_reviews,
     seed_demo_rides,
     seed_demo_shop,
+    seed_demo_wallets,
     seed_demo_weigh_ins,
 )
-from cycling_site.services import ledger, weigh_ins
+from cycling_site.services import finance, ledger, wallet, weigh_ins
 from cycling_site.services import third_party_import as imports
 from cycling_site.services.accounts import login
 from cycling_site.services.shop_catalogue import ITEMS_BY_ID
@@ -42,6 +43,7 @@ def test_seed_creates_the_demo_accounts(seeded):
     assert DEMO_PASSWORD == "ridefast"
     assert sorted(seeded) == [
         "admin@example.com",
+        "finance@example.com",
         "kid@example.com",
         "newkid@example.com",
         "racecontrol@example.com",
@@ -53,6 +55,7 @@ def test_seed_creates_the_demo_accounts(seeded):
     assert (newkid.is_kid, newkid.parent_approved) == (True, False)
     assert seeded["racecontrol@example.com"].role == Role.race_control
     assert seeded["admin@example.com"].role == Role.admin
+    assert seeded["finance@example.com"].role == Role.finance
     assert all(account.password_hash != DEMO_PASSWORD for account in seeded.values())
 
 
@@ -62,6 +65,7 @@ def test_each_demo_account_can_log_in(session, seeded):
         "kid@example.com": "token",
         "newkid@example.com": "consent",
         "racecontrol@example.com": "token",
+        "finance@example.com": "token",
         "admin@example.com": "token",
     }
     for email, kind in expected.items():
@@ -77,7 +81,7 @@ def test_each_demo_account_can_log_in(session, seeded):
 
 def test_second_seed_does_nothing(session, seeded):
     assert seed_demo(session) is False
-    assert count(session, Account) == 5
+    assert count(session, Account) == 6
 
 
 def test_seed_leaves_a_database_with_accounts_alone(session, make_account):
@@ -155,3 +159,27 @@ def test_the_demo_rider_owes_one_open_and_one_coming_weigh_in(session, seeded):
         event = session.exec(select(Event).where(Event.name == name)).one()
         assert event.weigh_ins and event.booked == booked[name] + 1
     assert weigh_ins.items(session, seeded["kid@example.com"], now) == []
+
+
+def test_the_demo_wallets_show_prizes_withdrawals_and_work_for_finance(session, seeded):
+    seed_demo_reviews(session)
+    now = utcnow()
+    events = seed_demo_events(session, now)
+    assert seed_demo_wallets(session, events, now) == 4
+    accounts = {account.email: account for account in session.exec(select(Account))}
+    rider = wallet.summary(session, accounts["rider@example.com"], now)
+    # 0.0125 + 0.0048 in prizes, less 0.005075 paid out and 0.001523 held.
+    assert rider["walletData"]["balance"] == "0.010702"
+    assert rider["user"]["verificationStatus"] == "approved"
+    assert (rider["walletData"]["pendingRequests"], rider["walletData"]["completedTransactions"]) == (1, 1)
+    karim = wallet.summary(session, accounts["karim@example.com"], now)
+    assert (karim["user"]["verificationStatus"], karim["walletData"]["balance"]) == ("unverified", "0.002500")
+    officer = accounts["finance@example.com"]
+    assert finance.pending_counts(session, officer) == {"wallet_verification": 1, "withdrawal": 1}
+    credited = [rider for event in finance.prize_events(session, officer, now) for rider in event["riders"]]
+    assert sorted(rider["credited"] for rider in credited if rider["credited"]) == [
+        "0.001000",
+        "0.002500",
+        "0.004800",
+        "0.012500",
+    ]
