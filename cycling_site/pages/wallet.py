@@ -363,7 +363,6 @@ def withdrawal_page() -> rx.Component:
 def verification_request_page() -> rx.Component:
     return page(
         _loaded(
-            wallet_header(with_actions=False),
             card(
                 rx.vstack(
                     rx.icon("hourglass", size=44, color=COLOR["warning"]),
