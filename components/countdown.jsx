@@ -5,6 +5,7 @@ import ReactCountdown from "react-countdown";
 const RENDERERS = {
   dhms: ({ days, formatted }) => `${days}d ${formatted.hours}h ${formatted.minutes}m ${formatted.seconds}s`,
   clock: ({ total, formatted }) => `${Math.floor(total / 60000)}:${formatted.seconds}`,
+  seconds: ({ total }) => `${Math.ceil(total / 1000)}`,
   hidden: () => null,
 };
 

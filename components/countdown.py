@@ -1,6 +1,6 @@
 """The site's one countdown, on react-countdown: the weigh-in banner's days, hours, minutes and seconds, the
-m:ss of resend waits, and unseen ones that end a wait (auto-redirects). It ticks every second (spec 1
-section 9) and reports its end once through `on_complete`, at once if it is mounted after the end.
+m:ss or seconds of resend waits, and unseen ones that end a wait (auto-redirects). It ticks every second
+(spec 1 section 9) and reports its end once through `on_complete`, at once if it is mounted after the end.
 
 It counts to `date` (epoch milliseconds or an ISO 8601 time) or, without one, `seconds` from when it is
 shown. A new `date` or `run_key` starts it again (they are its React key)."""
@@ -20,7 +20,7 @@ class Countdown(rx.Component):
 
     date: rx.Var[int | str]
     seconds: rx.Var[int]
-    display: rx.Var[Literal["dhms", "clock", "hidden"]]
+    display: rx.Var[Literal["dhms", "clock", "seconds", "hidden"]]
     interval_ms: rx.Var[int]
     on_complete: rx.EventHandler[no_args_event_spec]
 

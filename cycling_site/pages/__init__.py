@@ -21,6 +21,8 @@ from cycling_site.pages import (
     site,
     tracks,
     verification,
+    wallet,
+    wallet_verification,
 )
 from cycling_site.routes import ROUTES, Route
 from cycling_site.settings import settings
@@ -45,6 +47,8 @@ from cycling_site.state.shop import ShopState
 from cycling_site.state.site import SiteState
 from cycling_site.state.tracks import TracksState
 from cycling_site.state.verification import VerifyLinkState, VerifyOtpState
+from cycling_site.state.wallet import WalletState, WithdrawalState
+from cycling_site.state.wallet_verification import WalletVerificationState
 
 BUILT = {
     "events": (events.event_list_page, [EventListState.load]),
@@ -75,6 +79,13 @@ BUILT = {
     "results": (results.results_page, [ResultsState.load]),
     "pre-verification": (pre_verification.pre_verification_page, [PreVerificationState.load]),
     "race-control": (race_control.race_control_page, [RaceControlState.load]),
+    "wallet": (wallet.wallet_page, [WalletState.load]),
+    "wallet-verification": (
+        wallet_verification.account_verification_page,
+        [WalletVerificationState.load],
+    ),
+    "wallet-verification-request": (wallet.verification_request_page, [WalletState.load]),
+    "withdrawal": (wallet.withdrawal_page, [WithdrawalState.open_form]),
 }
 
 

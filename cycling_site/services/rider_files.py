@@ -168,6 +168,11 @@ def discard(session: Session, rows: list[RiderFile]) -> None:
     session.commit()
 
 
+def read(row: RiderFile) -> bytes:
+    """The content of a kept file, for a form that sends it on (wallet verification's chosen images)."""
+    return _path(row.stored_as).read_bytes()
+
+
 def on_record(session: Session, account: Account) -> dict[str, RiderFile]:
     """The rider's latest file of each registration kind, the ones the wizard offers again."""
     query = (

@@ -50,6 +50,7 @@ MULTI_WORKER_MODULES = frozenset(
         "test_session",
         "test_shop",
         "test_third_party_import",
+        "test_wallet",
         "test_weigh_ins",
     }
 )

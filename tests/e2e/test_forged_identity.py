@@ -38,6 +38,7 @@ from cycling_site.models import (
     WeightSubmission,
 )
 from cycling_site.models.events import Event, PhoneVerification
+from cycling_site.models.wallet import WalletVerification, Withdrawal, WithdrawalMonth
 from cycling_site.pages import BUILT
 from cycling_site.routes import BY_NAME
 from cycling_site.services import ledger, tokens
@@ -60,6 +61,9 @@ B_COINS = 987_654
 B_GEM_ORDER = "0b0b0b0b-0b0b-4b0b-8b0b-0b0b0b0b0b0b"
 B_VIDEO = "https://videos.example.com/quillfeather-on-the-scale"
 B_IMPORT_LINK = "https://www.strava.com/athletes/quillfeather-imports"
+B_WALLET = "bc1qquillfeatherzenobiawalletb0000000000"
+B_BINANCE = "quillfeather.binance@example.com"
+B_SATOSHI = 7_654_321
 PARALLEL_CONNECTIONS = 6
 UPDATE_VARS_STATE = UpdateVarsInternalState.get_full_name()
 
@@ -89,6 +93,8 @@ class Victim:
             f"{B_COINS:,}",
             str(B_COINS),
             B_VIDEO,
+            B_WALLET,
+            B_BINANCE,
         ]
 
 
@@ -116,6 +122,7 @@ def _victim(db: Session) -> Victim:
     db.add(Connection(account_id=rider.id, network="strava", external_user=B_APP_USER, access_token="b"))
     db.add(PhoneVerification(key="victim-b-phone-key", account_id=rider.id, phone=B_PHONE))
     ledger.move(db, Move(rider.id, Currency.coin, B_COINS, "welcome", "", f"welcome:{rider.id}"))
+    ledger.move(db, Move(rider.id, Currency.btc, B_SATOSHI, "prize", "", f"prize:{rider.id}"))
     db.add(OwnedItem(account_id=rider.id, item_id="jersey-gulf-blue"))
     db.add(
         GemOrder(
@@ -175,6 +182,27 @@ def _victim(db: Session) -> Victim:
             proof_file_id=rider_file.id,
         )
     )
+    db.add(
+        WalletVerification(
+            account_id=rider.id,
+            binance_email=B_BINANCE,
+            phone=f"+{B_PHONE}",
+            wallet_address=B_WALLET,
+            passport_file_id=rider_file.id,
+            status="approved",
+        )
+    )
+    db.add(
+        Withdrawal(
+            account_id=rider.id,
+            amount=1_000_000,
+            fee=15_000,
+            email=B_BINANCE,
+            wallet_address=B_WALLET,
+            month=f"{datetime.now(UTC):%Y-%m}",
+        )
+    )
+    db.add(WithdrawalMonth(account_id=rider.id, month=f"{datetime.now(UTC):%Y-%m}", used=1))
     db.commit()
     # A run of the original file's bytes, as a download would carry it (base64, 3-byte aligned).
     sample = base64.b64encode(fit[300:360]).decode()
@@ -204,6 +232,9 @@ def _snapshot(db: Session, victim: Victim) -> dict:
         "decisions": rows(ReviewDecision, ReviewDecision.rider_id == victim.account_id),
         "imports": rows(ThirdPartyImport, ThirdPartyImport.account_id == victim.account_id),
         "weight submissions": rows(WeightSubmission, WeightSubmission.account_id == victim.account_id),
+        "wallet verifications": rows(WalletVerification, WalletVerification.account_id == victim.account_id),
+        "withdrawals": rows(Withdrawal, Withdrawal.account_id == victim.account_id),
+        "withdrawal months": rows(WithdrawalMonth, WithdrawalMonth.account_id == victim.account_id),
     }
 
 

@@ -1,0 +1,384 @@
+"""The wallet (spec 3 section 2): the summary with its transactions, the withdrawal form and the
+verification-in-progress page."""
+
+import reflex as rx
+
+from cycling_site.messages import wallet as msg
+from cycling_site.routes import path_of
+from cycling_site.state.wallet import SEARCH_DEBOUNCE_MS, WalletState, WithdrawalState
+from cycling_site.ui.feedback import loading_line, primary_link
+from cycling_site.ui.forms import INPUT_STYLE, error_marks, field, form_alert
+from cycling_site.ui.layout import card, page
+from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
+from cycling_site.ui.wallet import badge, wallet_header
+
+State = WalletState
+COLUMNS = ("Request No", "Transaction ID", "Amount", "Wallet Address", "Requested At", "Status")
+
+
+def _loaded(*children: rx.Component) -> rx.Component:
+    """The page's content once the wallet is read; the spinner before, the spec's message on failure."""
+    return rx.cond(
+        State.loading,
+        loading_line("Loading your wallet…", loading_id="wallet-loading"),
+        rx.cond(
+            State.load_error != "",
+            form_alert(State.load_error, id="wallet-error"),
+            rx.vstack(*children, spacing="5", width="100%"),
+        ),
+    )
+
+
+def _limit_notice() -> rx.Component:
+    return rx.cond(
+        State.limit_warning != "",
+        form_alert(
+            State.limit_warning,
+            tone="warning",
+            id="wallet-limit",
+        ),
+    )
+
+
+def _overview_card(label: str, value: rx.Var, icon: str, card_id: str) -> rx.Component:
+    return card(
+        rx.hstack(
+            rx.center(
+                rx.icon(icon, size=22, color=COLOR["accent_dark"]),
+                background=COLOR["accent_soft"],
+                border_radius=RADIUS["md"],
+                width="44px",
+                height="44px",
+                flex_shrink="0",
+            ),
+            rx.vstack(
+                rx.text(label, font_size=SIZE["sm"], color=COLOR["muted"], font_weight="600"),
+                rx.text(value, class_name="overview-value", font_size=SIZE["lg"], font_weight="800"),
+                spacing="0",
+                align="start",
+            ),
+            spacing="3",
+            align="center",
+        ),
+        id=card_id,
+    )
+
+
+def _overview() -> rx.Component:
+    return rx.grid(
+        _overview_card(
+            msg.TOTAL_WITHDRAWALS,
+            State.total_withdrawals + " " + State.currency,
+            "wallet",
+            "total-withdrawals",
+        ),
+        _overview_card(
+            msg.PENDING_REQUESTS, State.pending_requests.to_string(), "hourglass", "pending-requests"
+        ),
+        _overview_card(
+            msg.COMPLETED_TRANSACTIONS,
+            State.completed_transactions.to_string(),
+            "circle-check",
+            "completed-transactions",
+        ),
+        columns=rx.breakpoints(initial="1", md="3"),
+        spacing="4",
+        width="100%",
+    )
+
+
+def _cell(value: rx.Var, **props) -> rx.Component:
+    return rx.table.cell(value, white_space="nowrap", vertical_align="middle", **props)
+
+
+def _truncated(value: rx.Var, width: str) -> rx.Component:
+    """A long id cut to the column with an ellipsis; the whole of it shows on hover."""
+    return rx.text(
+        value,
+        title=value,
+        max_width=width,
+        overflow="hidden",
+        text_overflow="ellipsis",
+        font_family="monospace",
+        font_size=SIZE["xs"],
+    )
+
+
+def _row(row: rx.Var) -> rx.Component:
+    return rx.table.row(
+        _cell(row["request_no"], font_weight="700"),
+        _cell(_truncated(row["transaction_id"], "140px")),
+        _cell(row["amount"], font_variant_numeric="tabular-nums"),
+        _cell(_truncated(row["wallet_address"], "200px")),
+        _cell(row["requested_at"]),
+        _cell(badge(row["status"], row["tone"], class_name="transaction-status")),
+        class_name="transaction-row",
+    )
+
+
+def _page_button(content: rx.Component | rx.Var | str, target: rx.Var | int, **props) -> rx.Component:
+    return rx.button(
+        content,
+        on_click=State.go_to_page(target),
+        variant="soft",
+        color_scheme="gray",
+        size="2",
+        min_width="36px",
+        cursor="pointer",
+        **props,
+    )
+
+
+def _page_number(number: rx.Var) -> rx.Component:
+    return rx.cond(
+        number == State.current_page,
+        rx.button(number, size="2", min_width="36px", background=COLOR["accent"], aria_current="page"),
+        _page_button(number.to_string(), number),
+    )
+
+
+def _pagination() -> rx.Component:
+    return rx.cond(
+        State.last_page > 1,
+        rx.hstack(
+            _page_button(
+                rx.icon("chevron-left", size=16),
+                State.current_page - 1,
+                disabled=State.current_page <= 1,
+                aria_label="Previous page",
+                id="page-prev",
+            ),
+            rx.foreach(State.pages, _page_number),
+            _page_button(
+                rx.icon("chevron-right", size=16),
+                State.current_page + 1,
+                disabled=State.current_page >= State.last_page,
+                aria_label="Next page",
+                id="page-next",
+            ),
+            id="pagination",
+            spacing="2",
+            justify="center",
+            width="100%",
+            flex_wrap="wrap",
+        ),
+    )
+
+
+def _transactions() -> rx.Component:
+    search = rx.input(
+        rx.input.slot(rx.icon("search", size=16)),
+        value=State.search,
+        on_change=State.set_search,
+        debounce_timeout=SEARCH_DEBOUNCE_MS,
+        placeholder="Search transactions",
+        id="transaction-search",
+        size="3",
+        width=rx.breakpoints(initial="100%", sm="280px"),
+    )
+    table = rx.box(
+        rx.table.root(
+            rx.table.header(
+                rx.table.row(*(rx.table.column_header_cell(name, white_space="nowrap") for name in COLUMNS))
+            ),
+            rx.table.body(rx.foreach(State.transactions, _row)),
+            variant="surface",
+            size="2",
+            width="100%",
+        ),
+        overflow_x="auto",
+        width="100%",
+        id="transactions-table",
+    )
+    empty = rx.center(
+        rx.vstack(
+            rx.icon("inbox", size=32, color=COLOR["muted"]),
+            rx.text(msg.NO_TRANSACTIONS, color=COLOR["muted"], id="transactions-empty"),
+            align="center",
+            spacing="2",
+        ),
+        padding_y=SPACE["6"],
+        width="100%",
+    )
+    return card(
+        rx.vstack(
+            rx.flex(
+                rx.heading("Transactions", as_="h2", font_size=SIZE["lg"], font_weight="800"),
+                search,
+                direction=rx.breakpoints(initial="column", sm="row"),
+                justify="between",
+                align=rx.breakpoints(initial="stretch", sm="center"),
+                gap=SPACE["3"],
+                width="100%",
+            ),
+            form_alert(State.transactions_error, id="transactions-error"),
+            rx.cond(State.transactions.length() > 0, table, empty),
+            _pagination(),
+            spacing="4",
+            width="100%",
+        ),
+        id="transactions",
+    )
+
+
+def wallet_page() -> rx.Component:
+    return page(_loaded(wallet_header(), _limit_notice(), _overview(), _transactions()))
+
+
+# --- Withdrawal ------------------------------------------------------------------------------------------
+
+
+def _figure(label: str, value: rx.Var, figure_id: str, strong: bool = False) -> rx.Component:
+    return rx.hstack(
+        rx.text(label, color=COLOR["muted"], font_size=SIZE["sm"]),
+        rx.text(
+            value,
+            " ",
+            WithdrawalState.currency,
+            id=figure_id,
+            font_weight="800" if strong else "600",
+            font_variant_numeric="tabular-nums",
+        ),
+        justify="between",
+        width="100%",
+    )
+
+
+def _withdrawal_form() -> rx.Component:
+    form = WithdrawalState
+    amount = rx.el.input(
+        id="amount",
+        name="amount",
+        type="text",
+        input_mode="decimal",
+        auto_complete="off",
+        placeholder=form.minimum,
+        value=form.amount,
+        on_change=form.set_amount,
+        style=INPUT_STYLE,
+        **error_marks(form.errors, "amount"),
+    )
+    summary = rx.vstack(
+        _figure(
+            "Processing fee (" + form.fee_percent.to_string() + "%)",
+            form.fee_text,
+            "withdrawal-fee",
+        ),
+        rx.divider(),
+        _figure("Total", form.total_text, "withdrawal-total", strong=True),
+        spacing="2",
+        width="100%",
+        padding=SPACE["4"],
+        background=COLOR["surface"],
+        border_radius=RADIUS["md"],
+    )
+    return card(
+        rx.form(
+            rx.vstack(
+                rx.heading("Withdrawal request", as_="h2", font_size=SIZE["lg"], font_weight="800"),
+                _limit_notice(),
+                form_alert(form.form_error, id="withdrawal-error"),
+                field("Amount (" + form.currency + ")", "amount", amount, form.errors),
+                field(
+                    "Email",
+                    "email",
+                    rx.el.input(
+                        id="email",
+                        type="email",
+                        auto_complete="email",
+                        value=form.withdraw_email,
+                        on_change=form.set_withdraw_email,
+                        style=INPUT_STYLE,
+                        **error_marks(form.errors, "email"),
+                    ),
+                    form.errors,
+                ),
+                field(
+                    "Wallet address",
+                    "wallet_address",
+                    rx.el.input(
+                        id="wallet_address",
+                        auto_complete="off",
+                        spell_check=False,
+                        value=form.address,
+                        on_change=form.set_address,
+                        style={**INPUT_STYLE, "font_family": "monospace"},
+                        **error_marks(form.errors, "wallet_address"),
+                    ),
+                    form.errors,
+                ),
+                summary,
+                rx.flex(
+                    rx.link(
+                        rx.button(
+                            "Cancel",
+                            type="button",
+                            variant="outline",
+                            size="3",
+                            width="100%",
+                            cursor="pointer",
+                        ),
+                        href=path_of("wallet"),
+                        id="withdrawal-cancel",
+                        flex="1",
+                    ),
+                    rx.button(
+                        "Submit",
+                        type="submit",
+                        id="withdrawal-submit",
+                        disabled=form.submitting | ~rx.State.is_hydrated,
+                        loading=form.submitting,
+                        size="3",
+                        background=COLOR["accent"],
+                        color="white",
+                        font_weight="700",
+                        cursor="pointer",
+                        flex="2",
+                        _hover={"background": COLOR["accent_dark"]},
+                        _disabled={"background": "#F3B49C", "cursor": "not-allowed"},
+                    ),
+                    gap=SPACE["3"],
+                    width="100%",
+                ),
+                spacing="4",
+                width="100%",
+            ),
+            on_submit=lambda _data: form.submit(),
+            reset_on_submit=False,
+            no_validate=True,
+            id="withdrawal-form",
+        ),
+        max_width="560px",
+        margin="0 auto",
+    )
+
+
+def withdrawal_page() -> rx.Component:
+    return page(_loaded(wallet_header(with_actions=False), _withdrawal_form()))
+
+
+# --- Verification in progress ----------------------------------------------------------------------------
+
+
+def verification_request_page() -> rx.Component:
+    return page(
+        _loaded(
+            card(
+                rx.vstack(
+                    rx.icon("hourglass", size=44, color=COLOR["warning"]),
+                    badge(msg.BADGE_PENDING, "warning"),
+                    rx.heading(msg.IN_PROGRESS_TITLE, as_="h2", size="6", text_align="center"),
+                    rx.text(
+                        msg.IN_PROGRESS_TEXT, color=COLOR["muted"], text_align="center", max_width="480px"
+                    ),
+                    primary_link("Back to wallet", path_of("wallet"), id="back-to-wallet"),
+                    align="center",
+                    spacing="4",
+                    padding_y=SPACE["4"],
+                ),
+                id="verification-in-progress",
+                max_width="640px",
+                margin="0 auto",
+            ),
+        )
+    )

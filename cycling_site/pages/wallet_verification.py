@@ -1,0 +1,269 @@
+"""Wallet account verification (/wallet/account-verification): Binance e-mail and phone with their codes,
+the wallet address, passport proof and Binance screenshots, and the terms (spec 3 sections 2 and 5)."""
+
+import reflex as rx
+
+from components.countdown import countdown
+from cycling_site.messages import wallet as msg
+from cycling_site.routes import path_of
+from cycling_site.services.rider_files import WALLET_FILE_BYTES
+from cycling_site.services.wallet_verification import MAX_SCREENSHOTS, OTP_LENGTH
+from cycling_site.state.wallet_verification import (
+    PASSPORT,
+    PASSPORT_UPLOAD,
+    SCREENSHOT,
+    SCREENSHOT_UPLOAD,
+    WAIT_SECONDS,
+    WalletVerificationState,
+)
+from cycling_site.ui.forms import (
+    error_marks,
+    field,
+    field_error,
+    form_alert,
+    rejection_codes,
+    select_input,
+    submit_button,
+    terms_agreement,
+    text_input,
+)
+from cycling_site.ui.layout import card, heading, page
+from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
+
+State = WalletVerificationState
+IMAGE_ACCEPT = {"image/jpeg": [".jpg", ".jpeg"], "image/png": [".png"]}
+
+
+def _code_button(channel: str, enabled: rx.Var) -> rx.Component:
+    """Get Code -> Sending... -> Wait Ns (the page's clock counts the 60 s) -> Get Code."""
+    stage = getattr(State, f"{channel}_code")
+    return rx.button(
+        rx.match(
+            stage,
+            ("sending", rx.text(msg.SENDING, as_="span")),
+            (
+                "wait",
+                rx.text(
+                    "Wait ",
+                    countdown(
+                        seconds=WAIT_SECONDS,
+                        run_key=State.waits,
+                        display="seconds",
+                        on_complete=State.wait_over(channel),
+                    ),
+                    "s",
+                    as_="span",
+                ),
+            ),
+            rx.text(msg.GET_CODE, as_="span"),
+        ),
+        type="button",
+        on_click=State.request_code(channel),
+        disabled=(stage != "") | ~enabled | ~rx.State.is_hydrated,
+        id=f"{channel}-get-code",
+        variant="soft",
+        size="3",
+        min_width="116px",
+        height="44px",
+        cursor="pointer",
+        font_variant_numeric="tabular-nums",
+    )
+
+
+def _with_button(control: rx.Component, button: rx.Component) -> rx.Component:
+    return rx.hstack(rx.box(control, flex="1", min_width="0"), button, spacing="2", width="100%")
+
+
+def _code_input(name: str) -> rx.Component:
+    return text_input(
+        name,
+        input_mode="numeric",
+        auto_complete="one-time-code",
+        max_length=OTP_LENGTH,
+        placeholder="6-digit code",
+        **error_marks(State.errors, name),
+    )
+
+
+def _chosen(kind: str, files: rx.Var) -> rx.Component:
+    return rx.foreach(
+        files,
+        lambda file: rx.hstack(
+            rx.icon("image", size=16, color=COLOR["success"]),
+            rx.text(file["name"], font_size=SIZE["sm"], word_break="break-all", flex="1"),
+            rx.icon_button(
+                rx.icon("x", size=14),
+                type="button",
+                on_click=State.remove_file(kind, file["id"]),
+                variant="ghost",
+                color_scheme="gray",
+                size="1",
+                aria_label="Remove",
+                cursor="pointer",
+            ),
+            class_name=f"chosen-{kind}",
+            align="center",
+            width="100%",
+            padding=f"{SPACE['1']} {SPACE['2']}",
+            background=COLOR["success_soft"],
+            border_radius=RADIUS["sm"],
+        ),
+    )
+
+
+def _dropzone(kind: str, upload_id: str, label: str, hint: str, max_files: int) -> rx.Component:
+    return rx.box(
+        rx.text(label, font_weight="600", font_size=SIZE["sm"], margin_bottom=SPACE["1"]),
+        rx.upload.root(
+            rx.vstack(
+                rx.cond(
+                    State.uploading == kind,
+                    rx.spinner(size="3"),
+                    rx.icon("upload", size=22, color=COLOR["accent_dark"]),
+                ),
+                rx.text(
+                    rx.cond(State.uploading == kind, "Uploading…", "Choose or drop an image"),
+                    font_weight="600",
+                ),
+                rx.text(hint, font_size=SIZE["xs"], color=COLOR["muted"]),
+                align="center",
+                text_align="center",
+                spacing="1",
+                padding=SPACE["4"],
+                width="100%",
+                cursor="pointer",
+            ),
+            id=upload_id,
+            accept=IMAGE_ACCEPT,
+            max_files=max_files,
+            max_size=WALLET_FILE_BYTES,
+            multiple=max_files > 1,
+            on_drop=State.add_files(kind, rx.upload_files(upload_id=upload_id)),
+            on_drop_rejected=lambda rejections: State.files_refused(kind, rejection_codes(rejections)),
+            aria_label=label,
+            width="100%",
+            border=f"2px dashed {COLOR['border']}",
+            border_radius=RADIUS["md"],
+            background=COLOR["surface"],
+            _hover={"border_color": COLOR["accent"]},
+        ),
+        rx.vstack(_chosen(kind, State.passport if kind == PASSPORT else State.screenshots), spacing="1"),
+        field_error(State.errors, kind),
+        width="100%",
+    )
+
+
+def _form() -> rx.Component:
+    errors = State.errors
+    two_columns = {"columns": rx.breakpoints(initial="1", sm="2"), "spacing": "4", "width": "100%"}
+    phone = rx.grid(
+        select_input(
+            "country",
+            State.countries,
+            State.country,
+            on_change=State.set_country,
+            aria_label="Country",
+        ),
+        _with_button(
+            text_input(
+                "phone_number",
+                "tel",
+                auto_complete="tel-national",
+                placeholder="50 123 4567",
+                on_change=State.set_phone,
+                **error_marks(errors, "phone_number"),
+            ),
+            _code_button("phone", State.phone_ok),
+        ),
+        columns=rx.breakpoints(initial="1", sm="repeat(2, minmax(0, 1fr))"),
+        spacing="2",
+        width="100%",
+    )
+    email = _with_button(
+        text_input(
+            "binance_email",
+            "email",
+            auto_complete="email",
+            placeholder="you@example.com",
+            on_change=State.set_email,
+            **error_marks(errors, "binance_email"),
+        ),
+        _code_button("email", State.binance_email != ""),
+    )
+    return rx.form(
+        rx.vstack(
+            form_alert(State.form_error, id="wallet-verification-error"),
+            field("Binance email", "binance_email", email, errors),
+            field("Phone number", "phone_number", phone, errors),
+            rx.grid(
+                field("Phone OTP", "phone_otp", _code_input("phone_otp"), errors),
+                field("Email OTP", "email_otp", _code_input("email_otp"), errors),
+                **two_columns,
+            ),
+            field(
+                "Wallet address",
+                "wallet_address",
+                text_input(
+                    "wallet_address",
+                    auto_complete="off",
+                    spell_check=False,
+                    placeholder="bc1q…",
+                    **error_marks(errors, "wallet_address"),
+                ),
+                errors,
+            ),
+            rx.grid(
+                _dropzone(PASSPORT, PASSPORT_UPLOAD, "Passport proof", "One JPEG or PNG, up to 5 MB", 1),
+                _dropzone(
+                    SCREENSHOT,
+                    SCREENSHOT_UPLOAD,
+                    "Binance screenshots",
+                    f"1 to {MAX_SCREENSHOTS} JPEG or PNG images, up to 5 MB each",
+                    MAX_SCREENSHOTS,
+                ),
+                **two_columns,
+            ),
+            rx.box(terms_agreement("terms_accepted"), field_error(errors, "terms_accepted")),
+            rx.flex(
+                rx.link(
+                    rx.button(
+                        "Cancel", type="button", variant="outline", size="3", width="100%", cursor="pointer"
+                    ),
+                    href=path_of("wallet"),
+                    id="wallet-verification-cancel",
+                    flex="1",
+                ),
+                rx.box(
+                    submit_button(
+                        "Submit", ~State.submitting, State.submitting, id="wallet-verification-submit"
+                    ),
+                    flex="2",
+                ),
+                gap=SPACE["3"],
+                width="100%",
+            ),
+            spacing="5",
+            width="100%",
+        ),
+        id="wallet-verification-form",
+        on_submit=State.submit,
+        reset_on_submit=False,
+        no_validate=True,
+        width="100%",
+    )
+
+
+def account_verification_page() -> rx.Component:
+    return page(
+        rx.center(
+            card(
+                heading(
+                    "Verify your wallet",
+                    "Confirm your Binance account, phone and wallet address so finance can pay your prizes.",
+                ),
+                _form(),
+                max_width="760px",
+            ),
+            width="100%",
+        )
+    )

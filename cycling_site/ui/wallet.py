@@ -1,0 +1,171 @@
+"""The wallet header (spec 3 section 2) the summary and the withdrawal form share, and the badges."""
+
+import reflex as rx
+
+from components.country_flag import country_flag
+from cycling_site.messages import wallet as msg
+from cycling_site.routes import path_of
+from cycling_site.state.wallet import WalletState
+from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+
+State = WalletState
+
+
+def badge(text: rx.Var | str, tone: rx.Var | str, **props) -> rx.Component:
+    """A pill in a tone of the theme: success, warning or danger."""
+    return rx.text(
+        text,
+        as_="span",
+        data_tone=tone,
+        font_size=SIZE["xs"],
+        font_weight="700",
+        letter_spacing="0.04em",
+        text_transform="uppercase",
+        white_space="nowrap",
+        padding=f"3px {SPACE['2']}",
+        border_radius=RADIUS["pill"],
+        background=rx.match(
+            tone,
+            ("success", COLOR["success_soft"]),
+            ("warning", COLOR["warning_soft"]),
+            COLOR["danger_soft"],
+        ),
+        color=rx.match(tone, ("success", COLOR["success"]), ("warning", COLOR["warning"]), COLOR["danger"]),
+        border=rx.match(
+            tone,
+            ("success", f"1px solid {COLOR['success']}"),
+            ("warning", f"1px solid {COLOR['warning']}"),
+            f"1px solid {COLOR['danger']}",
+        ),
+        **props,
+    )
+
+
+def _action(label: str, icon: str, href: str, **props) -> rx.Component:
+    return rx.link(
+        rx.button(
+            rx.icon(icon, size=16),
+            label,
+            size="3",
+            background=COLOR["accent"],
+            color="white",
+            font_weight="700",
+            cursor="pointer",
+            _hover={"background": COLOR["accent_dark"]},
+            width="100%",
+        ),
+        href=href,
+        width=rx.breakpoints(initial="100%", sm="auto"),
+        **props,
+    )
+
+
+def _actions() -> rx.Component:
+    """The header's button by status: Verify, Reverify or Withdraw (disabled once the month is used up)."""
+    return rx.match(
+        State.status,
+        (
+            "unverified",
+            _action(msg.VERIFY_ACCOUNT, "shield-check", path_of("wallet-verification"), id="verify"),
+        ),
+        (
+            "rejected",
+            _action(msg.REVERIFY_ACCOUNT, "shield-check", path_of("wallet-verification"), id="verify"),
+        ),
+        (
+            "approved",
+            rx.cond(
+                State.limit_reached,
+                rx.button(
+                    rx.icon("arrow-up-right", size=16),
+                    msg.WITHDRAW,
+                    size="3",
+                    disabled=True,
+                    id="withdraw",
+                    width=rx.breakpoints(initial="100%", sm="auto"),
+                ),
+                _action(msg.WITHDRAW, "arrow-up-right", path_of("withdrawal"), id="withdraw"),
+            ),
+        ),
+        rx.fragment(),
+    )
+
+
+def wallet_header(with_actions: bool = True) -> rx.Component:
+    jersey = rx.box(
+        rx.image(
+            src="/jerseys/" + State.jersey,
+            alt="Jersey",
+            width=["60px", "76px"],
+            height=["60px", "76px"],
+            border_radius="50%",
+            background=COLOR["on_ink"],
+            padding="6px",
+        ),
+        rx.box(
+            country_flag(code=State.country_code, name=State.country_name, height=16, id="wallet-flag"),
+            position="absolute",
+            bottom="0",
+            right="-6px",
+            line_height="0",
+            border=f"2px solid {COLOR['ink']}",
+            border_radius="3px",
+            overflow="hidden",
+        ),
+        position="relative",
+        flex_shrink="0",
+    )
+    who = rx.vstack(
+        rx.heading(
+            State.name, as_="h1", id="wallet-name", font_size=[SIZE["lg"], SIZE["xl"]], **DISPLAY_HEADING
+        ),
+        badge(State.badge_text, State.badge_tone, id="wallet-badge"),
+        spacing="2",
+        align="start",
+    )
+    balance = rx.vstack(
+        rx.text(
+            "Total balance",
+            font_size=SIZE["xs"],
+            font_weight="700",
+            letter_spacing="0.08em",
+            text_transform="uppercase",
+            color=COLOR["on_ink_muted"],
+        ),
+        rx.hstack(
+            rx.text(
+                State.balance, id="wallet-balance", font_size=[SIZE["xl"], SIZE["2xl"]], font_weight="800"
+            ),
+            rx.text(State.currency, id="wallet-currency", font_weight="700", color=COLOR["accent"]),
+            align="baseline",
+            spacing="2",
+        ),
+        rx.text(
+            "Last updated ",
+            rx.text(State.last_updated, as_="span", id="wallet-updated"),
+            font_size=SIZE["xs"],
+            color=COLOR["on_ink_muted"],
+        ),
+        spacing="0",
+        align=rx.breakpoints(initial="start", md="end"),
+        font_variant_numeric="tabular-nums",
+    )
+    return rx.flex(
+        rx.hstack(jersey, who, spacing="4", align="center"),
+        rx.flex(
+            balance,
+            _actions() if with_actions else rx.fragment(),
+            direction="column",
+            gap=SPACE["3"],
+            align=rx.breakpoints(initial="stretch", md="end"),
+        ),
+        id="wallet-header",
+        direction=rx.breakpoints(initial="column", md="row"),
+        justify="between",
+        gap=SPACE["5"],
+        background=f"linear-gradient(120deg, {COLOR['ink']} 0%, {COLOR['ink_soft']} 100%)",
+        color=COLOR["on_ink"],
+        border_radius=RADIUS["lg"],
+        padding=[SPACE["5"], SPACE["6"]],
+        width="100%",
+    )
