@@ -11,6 +11,7 @@ from cycling_site.pages import (
     dev,
     event_detail,
     events,
+    finance,
     parental_consent,
     passwords,
     pre_verification,
@@ -30,6 +31,7 @@ from cycling_site.state.contact import ContactState
 from cycling_site.state.dashboard import DashboardState
 from cycling_site.state.event_detail import EventDetailState
 from cycling_site.state.events import EventListState
+from cycling_site.state.finance import FinanceState
 from cycling_site.state.login import LoginState
 from cycling_site.state.mailbox import MailboxState
 from cycling_site.state.parental_consent import ParentalConsentState, ParentApprovalState
@@ -75,6 +77,7 @@ BUILT = {
     "results": (results.results_page, [ResultsState.load]),
     "pre-verification": (pre_verification.pre_verification_page, [PreVerificationState.load]),
     "race-control": (race_control.race_control_page, [RaceControlState.load]),
+    "finance": (finance.finance_page, [FinanceState.load]),
 }
 
 
