@@ -58,7 +58,7 @@ def _credit_form(event: PrizeEvent, rider: PrizeRider) -> rx.Component:
             auto_complete="off",
             aria_label=msg.PRIZE_AMOUNT_LABEL + " for " + rider.name,
             class_name="prize-amount",
-            style={**INPUT_STYLE, "height": "36px", "width": "140px", "flex": "1 1 120px"},
+            style={**INPUT_STYLE, "height": "36px", "flex": "1 1 160px"},
         ),
         rx.button(
             msg.CREDIT_PRIZE,
@@ -73,7 +73,7 @@ def _credit_form(event: PrizeEvent, rider: PrizeRider) -> rx.Component:
         display="flex",
         gap=SPACE["2"],
         align_items="center",
-        flex_wrap="wrap",
+        width=["100%", "auto"],
     )
 
 

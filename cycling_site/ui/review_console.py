@@ -155,7 +155,8 @@ def review_item(state: type[rx.State], item: ReviewItem, approve_label: Label = 
             ),
             rx.grid(
                 rx.foreach(item.details, _detail),
-                grid_template_columns="minmax(100px, max-content) minmax(0, 1fr)",
+                # A phone stacks each label over its value; wider screens put them side by side.
+                grid_template_columns=["minmax(0, 1fr)", "minmax(110px, max-content) minmax(0, 1fr)"],
                 column_gap=SPACE["4"],
                 row_gap=SPACE["1"],
                 width="100%",

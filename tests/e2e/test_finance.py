@@ -38,9 +38,9 @@ def site_files(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def verification(db: Session, email: str, status: str = WalletStatus.pending) -> WalletVerification:
     """A new rider's wallet verification with its passport and Binance screenshot."""
-    rider = new_account(db, email, firstname="Layla", lastname="Haddad")
-    passport = rider_files.store(db, rider, "passport_proof", "layla-passport.png", file_samples.png())
-    screenshot = rider_files.store(db, rider, "binance_screenshot", "layla-binance.png", file_samples.png())
+    rider = new_account(db, email, firstname="Noura", lastname="Saleh")
+    passport = rider_files.store(db, rider, "passport_proof", "noura-passport.png", file_samples.png())
+    screenshot = rider_files.store(db, rider, "binance_screenshot", "noura-binance.png", file_samples.png())
     row = WalletVerification(
         account_id=rider.id,
         binance_email=email,
@@ -95,7 +95,7 @@ def test_finance_approves_and_rejects_wallet_verifications(browser: Browser, sit
     with console.context.expect_event(
         "response", lambda answer: "/api/events/files/" in answer.url
     ) as served:
-        item.locator(".item-file", has_text="layla-passport.png").click()
+        item.locator(".item-file", has_text="noura-passport.png").click()
     assert served.value.status == 200 and served.value.headers["content-type"] == "image/png"
 
     ask(console, approved.id, approve=True)
