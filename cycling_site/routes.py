@@ -69,6 +69,8 @@ ROUTES: list[Route] = [
     Route("results", "/race-results", "Results", auth_required=True),
     # Not in the spec's lists: race control's console (roles race_control and admin).
     Route("race-control", "/race-control", "Race control", auth_required=True),
+    # Not in the spec's lists: finance's console (roles finance and admin).
+    Route("finance", "/finance", "Finance", auth_required=True),
     # Demo mode only: the outbox as a mailbox.
     Route("dev-mailbox", "/dev/mailbox", "Mailbox"),
 ]

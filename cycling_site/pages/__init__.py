@@ -11,6 +11,7 @@ from cycling_site.pages import (
     dev,
     event_detail,
     events,
+    finance,
     parental_consent,
     passwords,
     pre_verification,
@@ -32,6 +33,7 @@ from cycling_site.state.contact import ContactState
 from cycling_site.state.dashboard import DashboardState
 from cycling_site.state.event_detail import EventDetailState
 from cycling_site.state.events import EventListState
+from cycling_site.state.finance import FinanceState
 from cycling_site.state.login import LoginState
 from cycling_site.state.mailbox import MailboxState
 from cycling_site.state.parental_consent import ParentalConsentState, ParentApprovalState
@@ -86,6 +88,7 @@ BUILT = {
     ),
     "wallet-verification-request": (wallet.verification_request_page, [WalletState.load]),
     "withdrawal": (wallet.withdrawal_page, [WithdrawalState.open_form]),
+    "finance": (finance.finance_page, [FinanceState.load]),
 }
 
 

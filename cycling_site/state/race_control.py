@@ -3,74 +3,15 @@ decision per item. Who may decide is checked on the server on every event (roles
 admin); the decision itself is guarded, so a second race controller is told the item is already decided.
 """
 
-import dataclasses
-
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
-from cycling_site.local_time import local_text
 from cycling_site.messages import race_control as msg
 from cycling_site.models.race_control import ReviewKind, ReviewStatus
 from cycling_site.services import race_control, review_queues, rider_files
 from cycling_site.services.validation import FormErrors
+from cycling_site.state.review_console import STATUSES, QueueTab, ReviewItem, dialog_title, review_item
 from cycling_site.state.session import Rider, rider_action
-
-STATUSES = tuple(ReviewStatus)
-LOAD_FAILED = "The queue could not be loaded. Please try again."
-
-
-@dataclasses.dataclass
-class ProofFile:
-    id: str
-    name: str
-    content_type: str
-
-
-@dataclasses.dataclass
-class Decision:
-    decision: str
-    reason: str
-    decided_at: str
-    decided_by: str
-
-
-@dataclasses.dataclass
-class ReviewItem:
-    id: str
-    rider_name: str
-    rider_email: str
-    status: str
-    submitted_at: str
-    title: str
-    details: list[list[str]]
-    files: list[ProofFile]
-    reason: str
-    history: list[Decision]
-
-
-@dataclasses.dataclass
-class QueueTab:
-    kind: str
-    title: str
-    pending: int
-
-
-def _item(found: dict) -> ReviewItem:
-    return ReviewItem(
-        id=str(found["id"]),
-        rider_name=found["rider_name"],
-        rider_email=found["rider_email"],
-        status=found["status"],
-        submitted_at=local_text(found["submitted_at"]),
-        title=found["title"],
-        details=[[str(label), str(value)] for label, value in found["details"]],
-        files=[ProofFile(str(file["id"]), file["name"], file["content_type"]) for file in found["files"]],
-        reason=found["reason"],
-        history=[
-            Decision(entry["decision"], entry["reason"], local_text(entry["decided_at"]), entry["decided_by"])
-            for entry in found["history"]
-        ],
-    )
 
 
 class RaceControlState(rx.State):
@@ -95,9 +36,7 @@ class RaceControlState(rx.State):
 
     @rx.var
     def deciding_title(self) -> str:
-        item = next((item for item in self.items if item.id == self.deciding_id), None)
-        verb = "Approve" if self.deciding_approve else "Reject"
-        return f"{verb}: {item.rider_name} · {item.title}" if item else ""
+        return dialog_title(self.items, self.deciding_id, "Approve" if self.deciding_approve else "Reject")
 
     def _refresh(self, rider: Rider) -> None:
         """Counts and the chosen queue, read afresh; refused for anyone but race control."""
@@ -111,7 +50,7 @@ class RaceControlState(rx.State):
             QueueTab(kind, queue.title, counts[kind]) for kind, queue in review_queues.QUEUES.items()
         ]
         found = review_queues.items(rider.db, rider.account, self.kind, self.status)
-        self.items = [_item(item) for item in found]
+        self.items = [review_item(item) for item in found]
 
     @rx.event
     @rider_action(busy="loading", errors="error")
@@ -121,7 +60,7 @@ class RaceControlState(rx.State):
         try:
             self._refresh(rider)
         except SQLAlchemyError:
-            self.error = LOAD_FAILED
+            self.error = msg.LOAD_FAILED
 
     @rx.event
     @rider_action(busy="loading", errors="error")

@@ -21,6 +21,7 @@ from cycling_site.db import get_session
 from cycling_site.models import Account
 from cycling_site.routes import path_of, requires_login
 from cycling_site.services import profile, tokens
+from cycling_site.services.finance import OFFICERS
 from cycling_site.services.race_control import REVIEWERS
 from cycling_site.services.validation import FormErrors
 
@@ -70,8 +71,9 @@ class SessionState(rx.State):
     lastname: str = ""
     avatar: str = ""
     is_kid: bool = False
-    # Shows the console's menu entry; the console itself checks the role on every event.
+    # Show the consoles' menu entries; each console checks the role itself on every event.
     is_reviewer: bool = False
+    is_finance: bool = False
 
     @rx.var
     def initial(self) -> str:
@@ -103,7 +105,7 @@ class SessionState(rx.State):
     def _forget(self) -> None:
         self.signed_in = False
         self.firstname = self.lastname = self.avatar = ""
-        self.is_kid = self.is_reviewer = False
+        self.is_kid = self.is_reviewer = self.is_finance = False
 
     def _show(self, account: Account) -> None:
         self.signed_in = True
@@ -112,6 +114,7 @@ class SessionState(rx.State):
         self.avatar = account.avatar or ""
         self.is_kid = account.is_kid
         self.is_reviewer = account.role in REVIEWERS
+        self.is_finance = account.role in OFFICERS
 
     def _current_path(self) -> str:
         url = self.router.url

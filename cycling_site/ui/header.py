@@ -102,6 +102,7 @@ def _rider_menu() -> rx.Component:
                 SessionState.is_reviewer,
                 _menu_item("Race control", path_of("race-control"), "menu-race-control"),
             ),
+            rx.cond(SessionState.is_finance, _menu_item("Finance", path_of("finance"), "menu-finance")),
             rx.menu.separator(),
             rx.menu.item("Log Out", id="menu-logout", color=COLOR["danger"], on_click=SessionState.logout),
             align="end",

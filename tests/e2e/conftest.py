@@ -41,6 +41,7 @@ expect.set_options(timeout=15_000)
 MULTI_WORKER_MODULES = frozenset(
     {
         "test_dashboard",
+        "test_finance",
         "test_forged_identity",
         "test_login",
         "test_offline",
