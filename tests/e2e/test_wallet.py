@@ -25,6 +25,7 @@ from cycling_site.settings import settings
 from tests.e2e.helpers import KID, RIDER, at, new_account, sign_in, wait_signed_in
 
 ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+FINANCE = "finance@example.com"
 PHONE_SIZE = {"width": 390, "height": 844}
 NO_OVERFLOW = "document.documentElement.scrollWidth <= window.innerWidth"
 
@@ -256,7 +257,9 @@ def test_verification_with_both_codes_and_the_files(page: Page, db):
     expect(page).to_have_url(at("/wallet"))
 
 
-def test_withdrawal_checks_the_amount_and_the_address_then_waits_for_finance(page: Page, db):
+def test_withdrawal_checks_the_amount_and_the_address_then_finance_pays_it(
+    browser: Browser, site, page: Page, db
+):
     rider = _wallet_rider(db, "wallet.withdraw@example.com", 1_000_000, WalletStatus.approved)
     sign_in(page, rider.email)
     wait_signed_in(page)
@@ -290,6 +293,8 @@ def test_withdrawal_checks_the_amount_and_the_address_then_waits_for_finance(pag
             {"amount": msg.AMOUNT_TOO_PRECISE, "email": msg.WITHDRAW_EMAIL_INVALID},
         ),
         ("0", rider.email, ADDRESS, {"amount": msg.AMOUNT_NOT_POSITIVE}),
+        # A bech32 address one character off: its checksum fails.
+        ("0.001", rider.email, ADDRESS[:-1] + "x", {}),
         ("0.01", rider.email, ADDRESS, {"amount": msg.TOTAL_EXCEEDS_BALANCE}),
     ]
     for typed, email, address, errors in cases:
@@ -317,6 +322,24 @@ def test_withdrawal_checks_the_amount_and_the_address_then_waits_for_finance(pag
     expect(row).to_contain_text("0.004000 BTC")
     expect(row.locator(".transaction-status")).to_have_text("pending")
     expect(page.locator("#wallet-balance")).to_have_text(wallet.btc_text(1_000_000 - quote.total))
+
+    # Finance pays it in the console; the rider's transaction turns green with its transaction id.
+    made = db.exec(select(Withdrawal).where(Withdrawal.account_id == rider.id)).one()
+    officer = browser.new_context(base_url=site.url).new_page()
+    try:
+        sign_in(officer, FINANCE, path="/auth/login?redirect=/finance")
+        officer.locator("#queue-withdrawal").click()
+        officer.locator(f"#item-{made.id} .item-approve").click()
+        officer.fill("#transaction_id", "e2e-payout-tx-1")
+        officer.locator("#decision-confirm").click()
+        expect(officer.locator(f"#item-{made.id}")).to_have_count(0)
+    finally:
+        officer.context.close()
+    page.reload()
+    expect(row.locator(".transaction-status")).to_have_text("approved")
+    expect(row.locator(".transaction-status")).to_have_attribute("data-tone", "success")
+    expect(row).to_contain_text("e2e-payout-tx-1")
+    expect(page.locator("#completed-transactions .overview-value")).to_have_text("1")
 
 
 def test_kids_have_no_wallet_and_the_wallet_fits_a_phone(browser: Browser, site, page: Page):
