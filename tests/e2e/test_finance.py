@@ -160,6 +160,7 @@ def test_finance_pays_one_withdrawal_and_rejects_another(browser: Browser, site:
     assert len(db.exec(select(LedgerEntry).where(LedgerEntry.account_id == rider.id)).all()) == entries + 1
 
 
+@pytest.mark.multi_worker
 def test_two_officers_decide_an_item_and_credit_a_prize_once(browser: Browser, site: Site, db: Session):
     contested = verification(db, "wallet.contested@example.com")
     rider = new_account(db, "prize.winner@example.com", firstname="Omar", lastname="Khalil")

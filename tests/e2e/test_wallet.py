@@ -5,6 +5,7 @@ import io
 import re
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import col, select
@@ -164,6 +165,7 @@ def test_summary_shows_the_header_cards_and_a_searchable_paged_table(page: Page,
     expect(_error(page, "amount")).to_have_text(msg.LIMIT_REACHED)
 
 
+@pytest.mark.multi_worker
 def test_verification_with_both_codes_and_the_files(page: Page, db):
     rider = _wallet_rider(db, "wallet.verify@example.com", 250_000)
     phone, binance = "+971507654321", "binance.verify@example.com"
@@ -257,6 +259,7 @@ def test_verification_with_both_codes_and_the_files(page: Page, db):
     expect(page).to_have_url(at("/wallet"))
 
 
+@pytest.mark.multi_worker
 def test_withdrawal_checks_the_amount_and_the_address_then_finance_pays_it(
     browser: Browser, site, page: Page, db
 ):
