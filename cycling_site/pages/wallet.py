@@ -367,7 +367,7 @@ def verification_request_page() -> rx.Component:
                 rx.vstack(
                     rx.icon("hourglass", size=44, color=COLOR["warning"]),
                     badge(msg.BADGE_PENDING, "warning"),
-                    rx.heading(msg.IN_PROGRESS_TITLE, as_="h2", size="6", text_align="center"),
+                    rx.heading(msg.IN_PROGRESS_TITLE, as_="h1", size="6", text_align="center"),
                     rx.text(
                         msg.IN_PROGRESS_TEXT, color=COLOR["muted"], text_align="center", max_width="480px"
                     ),
