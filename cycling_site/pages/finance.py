@@ -161,10 +161,8 @@ def _console() -> rx.Component:
         queue_tabs(FinanceState, prizes_tab),
         rx.cond(FinanceState.showing_prizes, rx.fragment(), status_filter(FinanceState)),
         notices(FinanceState),
-        rx.cond(
-            FinanceState.showing_prizes, _prizes(), review_list(FinanceState, FinanceState.approve_label)
-        ),
-        decision_dialog(FinanceState, _transaction_field(), approve_label=FinanceState.approve_label),
+        rx.cond(FinanceState.showing_prizes, _prizes(), review_list(FinanceState)),
+        decision_dialog(FinanceState, _transaction_field()),
         spacing="4",
         width="100%",
     )

@@ -4,19 +4,18 @@ decision or a credit is guarded in the service, so a second officer is told it w
 """
 
 import dataclasses
+from collections.abc import Collection
 
 import reflex as rx
-from sqlalchemy.exc import SQLAlchemyError
 
 from cycling_site.local_time import local_text
 from cycling_site.messages import finance as msg
-from cycling_site.messages import race_control as race_control_msg
 from cycling_site.messages import wallet as wallet_msg
-from cycling_site.models.race_control import ReviewKind, ReviewStatus
-from cycling_site.services import finance, rider_files, wallet
+from cycling_site.models import Account
+from cycling_site.models.race_control import ReviewKind
+from cycling_site.services import finance, wallet
 from cycling_site.services.race_control import ReviewRefused
-from cycling_site.services.validation import FormErrors
-from cycling_site.state.review_console import STATUSES, QueueTab, ReviewItem, dialog_title, review_item
+from cycling_site.state.review_console import QueueTab, ReviewConsoleBase, review_item
 from cycling_site.state.session import Rider, rider_action
 
 PRIZES = ReviewKind.prize_credit
@@ -58,21 +57,9 @@ def _prize_event(found: dict) -> PrizeEvent:
     )
 
 
-class FinanceState(rx.State):
-    allowed: bool = False
-    checked: bool = False
+class FinanceState(ReviewConsoleBase, rx.State):
     kind: str = ReviewKind.wallet_verification
-    status: str = ReviewStatus.pending
-    tabs: list[QueueTab] = []
-    items: list[ReviewItem] = []
     prize_events: list[PrizeEvent] = []
-    loading: bool = False
-    error: str = ""
-    notice: str = ""
-    deciding_id: str = ""
-    deciding_approve: bool = True
-    decision_error: str = ""
-    deciding: bool = False
     crediting: bool = False
     prize_error: str = ""
     # The prize row ("event-rider") the error belongs to.
@@ -91,16 +78,22 @@ class FinanceState(rx.State):
     def asks_transaction_id(self) -> bool:
         return self.deciding_approve and self.kind == ReviewKind.withdrawal
 
-    @rx.var
-    def deciding_title(self) -> str:
-        return dialog_title(
-            self.items, self.deciding_id, self.approve_label if self.deciding_approve else "Reject"
-        )
+    def _may_act(self, account: Account) -> bool:
+        return finance.is_officer(account)
+
+    def _views(self) -> Collection[str]:
+        return VIEWS
+
+    def _clear_messages(self) -> None:
+        self.notice = self.prize_error = self.deciding_id = ""
+
+    def _decided(self) -> str:
+        paid = self.deciding_approve and self.kind == ReviewKind.withdrawal
+        return "paid" if paid else super()._decided()
 
     def _refresh(self, rider: Rider) -> None:
-        """Counts and the chosen view, read afresh; refused for anyone but finance."""
         self.checked = True
-        self.allowed = finance.is_officer(rider.account)
+        self.allowed = self._may_act(rider.account)
         if not self.allowed:
             self.tabs, self.items, self.prize_events = [], [], []
             return
@@ -116,74 +109,23 @@ class FinanceState(rx.State):
             found = finance.items(rider.db, rider.account, self.kind, self.status)
             self.items = [review_item(item) for item in found]
 
+    def _submit_decision(self, rider: Rider, form_data: dict) -> None:
+        finance.decide(
+            rider.db,
+            rider.account,
+            self.kind,
+            self.deciding_id,
+            self.deciding_approve,
+            str(form_data.get("reason", "")),
+            str(form_data.get("transaction_id", "")),
+        )
+
     def _rider_name(self, event_id: str, account_id: str) -> str:
         for event in self.prize_events:
             for rider in event.riders:
                 if event.id == event_id and rider.account_id == account_id:
                     return rider.name
         return "the rider"
-
-    @rx.event
-    @rider_action(busy="loading", errors="error")
-    async def load(self, rider: Rider):
-        self.notice = self.prize_error = self.deciding_id = ""
-        try:
-            self._refresh(rider)
-        except SQLAlchemyError:
-            self.error = race_control_msg.LOAD_FAILED
-
-    @rx.event
-    @rider_action(busy="loading", errors="error")
-    async def choose_queue(self, rider: Rider, kind: str):
-        if kind in VIEWS:
-            self.kind = kind
-            self.notice = self.prize_error = self.deciding_id = ""
-        self._refresh(rider)
-
-    @rx.event
-    @rider_action(busy="loading", errors="error")
-    async def choose_status(self, rider: Rider, status: str | list[str]):
-        if isinstance(status, str) and status in STATUSES:
-            self.status = status
-            self.notice = ""
-        self._refresh(rider)
-
-    @rx.event
-    def ask(self, item_id: str, approve: bool) -> None:
-        """Opens the decision dialog for one item of the list on screen."""
-        if any(item.id == item_id for item in self.items):
-            self.deciding_id = item_id
-            self.deciding_approve = approve is True
-            self.decision_error = ""
-
-    @rx.event
-    def close_decision(self) -> None:
-        self.deciding_id = ""
-        self.decision_error = ""
-
-    @rx.event
-    @rider_action(busy="deciding", errors="decision_error")
-    async def decide(self, rider: Rider, form_data: dict):
-        try:
-            finance.decide(
-                rider.db,
-                rider.account,
-                self.kind,
-                self.deciding_id,
-                self.deciding_approve,
-                str(form_data.get("reason", "")),
-                str(form_data.get("transaction_id", "")),
-            )
-        except ReviewRefused as exc:
-            self.decision_error = str(exc)
-            if str(exc) in (race_control_msg.ALREADY_DECIDED, race_control_msg.NOT_FOUND):
-                self._refresh(rider)
-            return
-        paid = self.deciding_approve and self.kind == ReviewKind.withdrawal
-        decision = "paid" if paid else "approved" if self.deciding_approve else "rejected"
-        self.notice = race_control_msg.DECIDED.format(decision=decision)
-        self.deciding_id = ""
-        self._refresh(rider)
 
     @rx.event
     @rider_action(busy="crediting", errors="prize_error")
@@ -206,16 +148,3 @@ class FinanceState(rx.State):
         )
         self.prize_error_row = ""
         self._refresh(rider)
-
-    @rx.event
-    @rider_action(errors="error")
-    async def open_file(self, rider: Rider, file_id: str):
-        """A link valid for minutes, made for this officer's session only."""
-        if not finance.is_officer(rider.account):
-            return None
-        try:
-            url = rider_files.download_url(rider.db, rider.account, file_id)
-        except FormErrors as exc:
-            self.error = next(iter(exc.errors.values()))
-            return None
-        return rx.redirect(url, is_external=True)

@@ -2,10 +2,7 @@
 counts, the status filter, the item cards (details, files, decision history), the decision dialog and the
 refusal for everyone else.
 
-The widgets take the page's console state, which has the same vars and handlers on both pages: `tabs`,
-`kind`, `status`, `items`, `loading`, `error`, `notice`, `allowed`, `checked`, the decision's
-`deciding_id`, `deciding_approve`, `deciding_title`, `decision_error`, `deciding`, and the handlers
-`choose_queue`, `choose_status`, `ask`, `close_decision`, `decide` and `open_file`.
+The widgets take the page's console state, whose vars and handlers come from `ReviewConsoleBase`.
 """
 
 import reflex as rx
@@ -13,7 +10,14 @@ import reflex as rx
 from cycling_site.messages import race_control as msg
 from cycling_site.routes import path_of
 from cycling_site.services.race_control import REASON_MAX
-from cycling_site.state.review_console import STATUSES, Decision, ProofFile, QueueTab, ReviewItem
+from cycling_site.state.review_console import (
+    STATUSES,
+    Decision,
+    ProofFile,
+    QueueTab,
+    ReviewConsoleBase,
+    ReviewItem,
+)
 from cycling_site.ui.feedback import loading_line, primary_link, status_panel
 from cycling_site.ui.forms import INPUT_STYLE, form_alert
 from cycling_site.ui.layout import card
@@ -47,7 +51,7 @@ def tab_button(
     )
 
 
-def queue_tabs(state: type[rx.State], *more_tabs: rx.Component) -> rx.Component:
+def queue_tabs(state: type[ReviewConsoleBase], *more_tabs: rx.Component) -> rx.Component:
     def queue_tab(tab: QueueTab) -> rx.Component:
         return tab_button(
             tab.title, state.kind == tab.kind, state.choose_queue(tab.kind), "queue-" + tab.kind, tab.pending
@@ -56,7 +60,7 @@ def queue_tabs(state: type[rx.State], *more_tabs: rx.Component) -> rx.Component:
     return rx.flex(rx.foreach(state.tabs, queue_tab), *more_tabs, gap=SPACE["2"], wrap="wrap", id="queues")
 
 
-def status_filter(state: type[rx.State]) -> rx.Component:
+def status_filter(state: type[ReviewConsoleBase]) -> rx.Component:
     return rx.flex(
         rx.segmented_control.root(
             *(rx.segmented_control.item(STATUS_LABEL[status], value=status) for status in STATUSES),
@@ -117,7 +121,7 @@ def history_list(entries: rx.Var) -> rx.Component:
     return rx.cond(entries.length() > 0, rx.vstack(rx.foreach(entries, _history_line), spacing="1"))
 
 
-def review_item(state: type[rx.State], item: ReviewItem, approve_label: Label = "Approve") -> rx.Component:
+def review_item(state: type[ReviewConsoleBase], item: ReviewItem) -> rx.Component:
     def file_button(file: ProofFile) -> rx.Component:
         return rx.button(
             rx.icon("paperclip", size=14),
@@ -171,7 +175,7 @@ def review_item(state: type[rx.State], item: ReviewItem, approve_label: Label = 
                 rx.flex(
                     rx.button(
                         rx.icon("check", size=16),
-                        approve_label,
+                        state.approve_label,
                         on_click=state.ask(item.id, True),
                         color_scheme="green",
                         cursor="pointer",
@@ -202,9 +206,7 @@ def field_label(text: Label, html_for: str) -> rx.Component:
     return rx.el.label(text, html_for=html_for, font_weight="600", font_size=SIZE["sm"])
 
 
-def decision_dialog(
-    state: type[rx.State], *more_fields: rx.Component, approve_label: Label = "Approve"
-) -> rx.Component:
+def decision_dialog(state: type[ReviewConsoleBase], *more_fields: rx.Component) -> rx.Component:
     """Approve or reject the chosen item: a reason is asked for (required to reject); `more_fields` are
     what a queue's approval needs besides."""
     return rx.dialog.root(
@@ -238,7 +240,7 @@ def decision_dialog(
                             )
                         ),
                         rx.button(
-                            rx.cond(state.deciding_approve, approve_label, "Reject"),
+                            rx.cond(state.deciding_approve, state.approve_label, "Reject"),
                             type="submit",
                             loading=state.deciding,
                             color_scheme=rx.cond(state.deciding_approve, "green", "red"),
@@ -278,12 +280,12 @@ def empty_panel(text: str, panel_id: str) -> rx.Component:
     )
 
 
-def review_list(state: type[rx.State], approve_label: Label = "Approve") -> rx.Component:
+def review_list(state: type[ReviewConsoleBase]) -> rx.Component:
     """The items of the chosen queue and status, or a calm empty panel once it has loaded."""
     return rx.cond(
         state.items.length() > 0,
         rx.vstack(
-            rx.foreach(state.items, lambda item: review_item(state, item, approve_label)),
+            rx.foreach(state.items, lambda item: review_item(state, item)),
             spacing="4",
             width="100%",
             id="review-items",
@@ -292,14 +294,14 @@ def review_list(state: type[rx.State], approve_label: Label = "Approve") -> rx.C
     )
 
 
-def notices(state: type[rx.State]) -> rx.Component:
+def notices(state: type[ReviewConsoleBase]) -> rx.Component:
     return rx.fragment(
         form_alert(state.error, id="console-error"),
         form_alert(state.notice, tone="success", id="console-notice"),
     )
 
 
-def guarded(state: type[rx.State], refusal: str, console: rx.Component) -> rx.Component:
+def guarded(state: type[ReviewConsoleBase], refusal: str, console: rx.Component) -> rx.Component:
     """The console for the roles it serves; anyone else is told so (the server refuses them on every event
     too) once their account has been checked."""
     return rx.cond(
