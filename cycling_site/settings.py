@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pycountry
 from dotenv import load_dotenv
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -121,6 +122,7 @@ class Settings:
     payments_secret_key: str
     payments_webhook_secret: str
     payments_slow_card_seconds: int
+    default_country: str
     wallet_btc_network: str
     wallet_fee_percent: str
     wallet_minimum_withdrawal: str
@@ -181,6 +183,7 @@ def load_settings() -> Settings:
         payments_secret_key=_env("PAYMENTS_SECRET_KEY", DEMO_PAYMENTS_KEY),
         payments_webhook_secret=_env("PAYMENTS_WEBHOOK_SECRET", DEMO_WEBHOOK_SECRET),
         payments_slow_card_seconds=_env_int("PAYMENTS_SLOW_CARD_SECONDS", 15),
+        default_country=_env("DEFAULT_COUNTRY", "AE").strip().upper(),
         wallet_btc_network=_env("WALLET_BTC_NETWORK", "main"),
         wallet_fee_percent=_env("WALLET_FEE_PERCENT", "1.5"),
         wallet_minimum_withdrawal=_env("WALLET_MINIMUM_WITHDRAWAL", "0.000001"),
@@ -211,6 +214,11 @@ def load_settings() -> Settings:
                 DEMO_WEBHOOK_SECRET,
             ):
                 raise ValueError(f"Set {name} to a secret of your own before a production start")
+    if (
+        len(settings.default_country) != 2
+        or pycountry.countries.get(alpha_2=settings.default_country) is None
+    ):
+        raise ValueError("DEFAULT_COUNTRY must be an ISO 3166 two-letter country code, such as AE")
     if settings.wallet_btc_network not in {"main", "test", "regtest", "signet"}:
         raise ValueError("WALLET_BTC_NETWORK must be main, test, regtest or signet")
     origin_of(settings.site_url)  # a SITE_URL that is no http(s) address stops the start here

@@ -17,7 +17,7 @@ from cycling_site.api.answers import (
 from cycling_site.api.deps import DB, OPTIONAL_SESSION, CurrentAccount, SentToken
 from cycling_site.api.errors import documented
 from cycling_site.messages import accounts as msg
-from cycling_site.services import accounts, parental_consent
+from cycling_site.services import accounts, countries, parental_consent
 from cycling_site.services.accounts import RegistrationForm
 
 router = APIRouter(prefix="/auth", tags=["auth"])
@@ -39,7 +39,7 @@ class RegisterIn(BaseModel):
     email: str = Field(default="", max_length=SHORT)
     password: str = Field(default="", max_length=SHORT)
     dob: date | None = None
-    country: int = 246
+    country: int = Field(default_factory=countries.default_country_id, description="ISO 3166 numeric")
     gender: int = 0
     weight: float | None = None
     height: float | None = None

@@ -23,7 +23,9 @@ class VerificationStatus(StrEnum):
     rejected = "rejected"
 
 
-DEFAULT_COUNTRY_ID = 246
+# The United Arab Emirates (ISO 3166 numeric), for rows written without one; services start a rider in the
+# DEFAULT_COUNTRY setting.
+DEFAULT_COUNTRY_ID = 784
 DEFAULT_GENDER = 0
 
 

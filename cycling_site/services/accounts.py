@@ -13,9 +13,9 @@ from sqlmodel import Session, col, delete, select
 from cycling_site.db import get_session
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, AccountCode, Connection, OAuthState, OutboxMessage
-from cycling_site.models.accounts import DEFAULT_COUNTRY_ID, DEFAULT_GENDER
+from cycling_site.models.accounts import DEFAULT_GENDER
 from cycling_site.services import human_check, rate_limit, tokens, verification
-from cycling_site.services.countries import is_country
+from cycling_site.services.countries import default_country_id, is_country
 from cycling_site.services.validation import FormErrors, TooManyAttempts, has_nul, normalize_email
 
 MIN_AGE = 6
@@ -59,7 +59,7 @@ class RegistrationForm:
     email: str = ""
     password: str = ""
     dob: str = ""
-    country: str = str(DEFAULT_COUNTRY_ID)
+    country: str = field(default_factory=lambda: str(default_country_id()))
     gender: str = str(DEFAULT_GENDER)
     weight: str = ""
     height: str = ""
@@ -376,7 +376,7 @@ def erase_personal_data(session: Session, account: Account) -> str | None:
     account.firstname = "Deleted"
     account.lastname = "Rider"
     account.dob = date(1900, 1, 1)
-    account.country = DEFAULT_COUNTRY_ID
+    account.country = default_country_id()
     account.gender = DEFAULT_GENDER
     account.weight = Account.model_fields["weight"].default
     account.height = Account.model_fields["height"].default

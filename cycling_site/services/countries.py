@@ -4,6 +4,8 @@ from functools import cache
 
 import pycountry
 
+from cycling_site.settings import settings
+
 
 @cache
 def countries() -> list[tuple[int, str]]:
@@ -18,6 +20,12 @@ def is_country(country_id: int) -> bool:
 
 def country_name(country_id: int) -> str:
     return next((name for cid, name in countries() if cid == country_id), "")
+
+
+def default_country_id() -> int:
+    """The country a new rider starts with: the DEFAULT_COUNTRY setting (the spec's id 246 belongs to a
+    country table we do not have; ISO 246 is Finland)."""
+    return int(pycountry.countries.get(alpha_2=settings.default_country).numeric)
 
 
 def country_alpha2(country_id: int) -> str:

@@ -17,9 +17,11 @@ from cycling_site.models import Account, CodePurpose, OutboxMessage, PhoneVerifi
 from cycling_site.models.events import Event
 from cycling_site.services import codes, rate_limit
 from cycling_site.services.validation import FormErrors, TooManyAttempts, has_nul
+from cycling_site.settings import settings
 
 OTP_TYPES = ("sms", "whatsapp")
-DEFAULT_DIAL_CODE = "971"
+# 971 with the default DEFAULT_COUNTRY (the United Arab Emirates).
+DEFAULT_DIAL_CODE = str(phonenumbers.country_code_for_region(settings.default_country))
 PHONE_MIN_DIGITS = 6
 PHONE_MAX_DIGITS = 11
 OTP_MIN_LENGTH = 6

@@ -30,7 +30,7 @@ from cycling_site.services.validation import (
 )
 from cycling_site.settings import settings
 
-DEFAULT_COUNTRY = "AE"
+DEFAULT_COUNTRY = settings.default_country
 OTP_TYPES = ("sms", "whatsapp")
 RESEND_WAIT = timedelta(seconds=60)
 CODE_LIFETIME = timedelta(minutes=10)

@@ -9,11 +9,13 @@ from cycling_site.messages import accounts as msg
 from cycling_site.routes import path_of
 from cycling_site.services import accounts
 from cycling_site.services.accounts import FormErrors, RegistrationForm
-from cycling_site.services.countries import countries
+from cycling_site.services.countries import countries, default_country_id
 from cycling_site.services.validation import checkbox_on
 from cycling_site.state.parental_consent import consent_page
 from cycling_site.state.verification import VerifyOtpState
 
+# The country the form starts on (the DEFAULT_COUNTRY setting), as the select's value.
+DEFAULT_COUNTRY = str(default_country_id())
 FIELDS = ("firstname", "lastname", "email", "password", "dob", "country", "gender", "weight", "height")
 
 

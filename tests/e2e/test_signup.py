@@ -47,7 +47,7 @@ def account_count(db) -> int:
 
 def test_adult_signs_up_and_gets_a_verification_email(page: Page, db, site):
     page.goto("/auth/register")
-    expect(page.locator("#country")).to_have_value("246")
+    expect(page.locator("#country")).to_have_value("784")
     expect(page.locator("#gender")).to_have_value("0")
     fill_form(page, email="Nour.Adult@Example.com")
     page.select_option("#country", "784")

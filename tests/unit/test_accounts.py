@@ -1,5 +1,6 @@
 """Sign-up rules and sign-in (spec 2 sections 4 and 5)."""
 
+import dataclasses
 from datetime import UTC, date, datetime
 
 import pytest
@@ -8,7 +9,7 @@ from sqlmodel import Session, select
 
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, CodePurpose, OutboxMessage
-from cycling_site.services import codes, tokens
+from cycling_site.services import codes, countries, tokens
 from cycling_site.services.accounts import (
     NAME_MAX,
     PASSWORD_MAX,
@@ -377,3 +378,10 @@ def test_failed_human_checks_do_not_lock_the_account(session, make_account, huma
 
     result = login(session, "rider@example.com", DEMO_PASSWORD, True, human_check_payload(), ADDRESS)
     assert result.kind == "token"
+
+
+def test_a_new_rider_starts_in_the_default_country(monkeypatch):
+    """The DEFAULT_COUNTRY setting (AE), not the spec's id 246 (Finland in ISO 3166)."""
+    assert RegistrationForm().country == "784"
+    monkeypatch.setattr(countries, "settings", dataclasses.replace(countries.settings, default_country="FI"))
+    assert RegistrationForm().country == "246"

@@ -53,6 +53,22 @@ def test_the_activity_key_must_be_256_bits_in_hex(monkeypatch, tmp_path, key):
         load_settings()
 
 
+@pytest.mark.parametrize("code", ["", "UAE", "XX", "784"])
+def test_the_default_country_must_be_an_iso_code(monkeypatch, tmp_path, code):
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DEFAULT_COUNTRY", code)
+    with pytest.raises(ValueError, match="DEFAULT_COUNTRY"):
+        load_settings()
+
+
+def test_the_default_country_is_the_united_arab_emirates_unless_set(monkeypatch, tmp_path):
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DEFAULT_COUNTRY", raising=False)
+    assert load_settings().default_country == "AE"
+    monkeypatch.setenv("DEFAULT_COUNTRY", " fi ")
+    assert load_settings().default_country == "FI"
+
+
 def test_unknown_app_env_is_refused(monkeypatch, tmp_path):
     monkeypatch.setenv("APP_ENV", "staging")
     monkeypatch.setenv("DATA_DIR", str(tmp_path))
