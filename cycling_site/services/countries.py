@@ -28,6 +28,11 @@ def default_country_id() -> int:
     return int(pycountry.countries.get(alpha_2=settings.default_country).numeric)
 
 
+def flag_emoji(alpha2: str) -> str:
+    """A country's flag as its emoji: the two letters as regional indicator symbols."""
+    return "".join(chr(0x1F1E6 + ord(letter) - ord("A")) for letter in alpha2) if len(alpha2) == 2 else ""
+
+
 def country_alpha2(country_id: int) -> str:
     country = pycountry.countries.get(numeric=f"{country_id:03d}")
     return country.alpha_2 if country else ""

@@ -282,9 +282,7 @@ def items(session: Session, officer: Account, kind: str, status: str) -> list[di
         raise ReviewRefused(race_control_msg.NOT_FOUND)
     if status not in tuple(ReviewStatus):
         raise ReviewRefused(race_control_msg.UNKNOWN_STATUS)
-    found = queue.for_review(session, status)
-    history = race_control.history(session, kind, [item["id"] for item in found])
-    return [{**item, "history": history.get(item["id"], [])} for item in found]
+    return race_control.with_history(session, kind, queue.for_review(session, status))
 
 
 def decide(

@@ -102,6 +102,12 @@ def record(
     return row
 
 
+def with_history(session: Session, kind: str, found: list[dict]) -> list[dict]:
+    """A console's items, each with its decisions (who, when, what, why)."""
+    decisions = history(session, kind, [item["id"] for item in found])
+    return [{**item, "history": decisions.get(item["id"], [])} for item in found]
+
+
 def history(session: Session, kind: str, item_ids: list[int]) -> dict[int, list[dict]]:
     """Each item's decisions, oldest first, with the reviewer's name, as the console shows them."""
     if not item_ids:

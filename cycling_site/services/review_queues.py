@@ -75,9 +75,7 @@ def items(session: Session, reviewer: Account, kind: str, status: str) -> list[d
     race_control.require_reviewer(reviewer)
     if status not in STATUSES:
         raise race_control.ReviewRefused(msg.UNKNOWN_STATUS)
-    found = queue(kind).for_review(session, status)
-    history = race_control.history(session, kind, [item["id"] for item in found])
-    return [{**item, "history": history.get(item["id"], [])} for item in found]
+    return race_control.with_history(session, kind, queue(kind).for_review(session, status))
 
 
 def decide(

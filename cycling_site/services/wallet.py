@@ -176,12 +176,6 @@ def used_this_month(session: Session, account: Account, now: datetime) -> int:
     return used or 0
 
 
-def flag(country_id: int) -> str:
-    """The country's flag as its emoji (two regional indicator letters)."""
-    code = countries.country_alpha2(country_id)
-    return "".join(chr(0x1F1E6 + ord(letter) - ord("A")) for letter in code) if len(code) == 2 else ""
-
-
 def summary(session: Session, account: Account, now: datetime | None = None) -> dict:
     """GET api/auth/user-wallet's data: the user and walletData of spec 3 section 3."""
     open_for(account)
@@ -211,7 +205,7 @@ def summary(session: Session, account: Account, now: datetime | None = None) -> 
         "user": {
             "name": f"{account.firstname} {account.lastname}",
             "jersey": account.jersey,
-            "countryFlag": flag(account.country),
+            "countryFlag": countries.flag_emoji(countries.country_alpha2(account.country)),
             "verified": status == WalletStatus.approved,
             "verificationStatus": status.value,
             "email": account.email,
@@ -365,8 +359,6 @@ def withdraw(session: Session, account: Account, form: dict, now: datetime | Non
     errors, found, email, address = _withdraw_errors(form, balance)
     if errors or found is None:
         raise FormErrors(errors)
-    if used_this_month(session, account, now) >= settings.wallet_monthly_withdrawals:
-        raise FormErrors({"amount": msg.LIMIT_REACHED})
     try:
         _count_request(session, account, month_of(now))
         withdrawal = Withdrawal(

@@ -20,7 +20,7 @@ from cycling_site.models import Account, AccountCode, CodePurpose, OutboxMessage
 from cycling_site.models.common import as_utc
 from cycling_site.models.events import RiderFile
 from cycling_site.models.wallet import WalletStatus, WalletVerification
-from cycling_site.services import codes, outbox, rate_limit, rider_files, wallet
+from cycling_site.services import codes, countries, outbox, rate_limit, rider_files, wallet
 from cycling_site.services.validation import (
     FormErrors,
     TooManyAttempts,
@@ -59,8 +59,8 @@ def phone_countries() -> list[PhoneCountry]:
         if country is None:
             continue
         name = getattr(country, "common_name", country.name)
-        emoji = "".join(chr(0x1F1E6 + ord(letter) - ord("A")) for letter in region)
-        found.append(PhoneCountry(region, str(phonenumbers.country_code_for_region(region)), emoji, name))
+        dial_code = str(phonenumbers.country_code_for_region(region))
+        found.append(PhoneCountry(region, dial_code, countries.flag_emoji(region), name))
     return sorted(found, key=lambda country: country.name)
 
 
