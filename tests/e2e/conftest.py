@@ -37,19 +37,13 @@ expect.set_options(timeout=15_000)
 
 # Flows that cross the site's workers when its state is in Redis: session cookies written by HTTP answers
 # and read by the socket, uploads sent over HTTP to a state on another worker, background events, state
-# kept between page loads (the payment return). ./scripts/test runs them again in that mode. Modules where
-# only some flows cross workers mark those tests themselves (@pytest.mark.multi_worker).
+# kept between page loads (the payment return). ./scripts/test runs them again in that mode: the modules
+# below whole, and elsewhere the tests marked @pytest.mark.multi_worker (the rest never leave one worker).
 MULTI_WORKER_MODULES = frozenset(
     {
-        "test_dashboard",
         "test_forged_identity",
-        "test_login",
         "test_offline",
-        "test_profile",
-        "test_race_control",
-        "test_registration",
         "test_session",
-        "test_shop",
         "test_third_party_import",
         "test_weigh_ins",
     }

@@ -4,6 +4,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import Session, select
 
@@ -164,6 +165,7 @@ def test_compare_holds_two_rides_and_restores_the_overall_curve(page: Page):
     expect(page.locator("#activities-overall-curve")).to_be_visible()
 
 
+@pytest.mark.multi_worker
 def test_download_gives_the_original_fit_file(page: Page, db: Session):
     open_activities(page)
     row = page.locator(".activity-row").first
@@ -189,6 +191,7 @@ def test_a_failed_download_says_so(page: Page, db: Session):
     expect(page.locator("#download-error")).to_have_text(msg.DOWNLOAD_FAILED)
 
 
+@pytest.mark.multi_worker
 def test_a_rider_without_rides_sees_empty_states_and_uploads_one(page: Page, db: Session, tmp_path: Path):
     new_account(db, "first.ride@example.com", weight=70, ftp=250)
     open_dashboard(page, "first.ride@example.com")
@@ -208,6 +211,7 @@ def test_a_rider_without_rides_sees_empty_states_and_uploads_one(page: Page, db:
     expect(page.locator(".activity-row")).to_have_count(1)
 
 
+@pytest.mark.multi_worker
 def test_the_page_stays_live_while_a_long_ride_is_processed(page: Page, db: Session, tmp_path: Path):
     """The upload is a background event: while a day-long ride is read and measured, the rider can still
     sort the list, and the button tells how far the upload is."""
@@ -229,6 +233,7 @@ def test_the_page_stays_live_while_a_long_ride_is_processed(page: Page, db: Sess
     expect(page.locator(".activity-row")).to_have_count(4)
 
 
+@pytest.mark.multi_worker
 def test_uploads_that_are_not_fit_files_are_refused(page: Page, db: Session, tmp_path: Path):
     new_account(db, "bad.upload@example.com")
     open_dashboard(page, "bad.upload@example.com", "activities")

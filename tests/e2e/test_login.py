@@ -4,6 +4,7 @@ import re
 from datetime import UTC, date, datetime
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
@@ -29,6 +30,7 @@ from tests.e2e.helpers import (
 HOME = re.compile(r"^http://[^/]+/user/activities/?#profile$")
 
 
+@pytest.mark.multi_worker
 def test_demo_rider_signs_in_and_sees_their_menu(page: Page):
     sign_in(page)
     expect(page).to_have_url(HOME)
@@ -75,6 +77,7 @@ def test_field_messages_and_the_check_resets_after_each_failure(page: Page):
     assert session_cookies(page) == {}
 
 
+@pytest.mark.multi_worker
 def test_logged_out_visitor_is_sent_to_login_and_back(page: Page):
     page.goto("/user/profile")
     expect(page).to_have_url(
@@ -116,6 +119,7 @@ def test_signed_in_rider_opening_login_goes_to_profile_tab(page: Page):
     expect(page).to_have_url(HOME)
 
 
+@pytest.mark.multi_worker
 def test_action_logout_forces_a_logout(page: Page, db):
     sign_in(page)
     expect(page).to_have_url(HOME)
@@ -127,6 +131,7 @@ def test_action_logout_forces_a_logout(page: Page, db):
     assert page.request.get("/api/auth/profile", headers={"Authorization": f"Bearer {token}"}).status == 401
 
 
+@pytest.mark.multi_worker
 def test_header_log_out_revokes_the_session(page: Page):
     sign_in(page)
     expect(page).to_have_url(HOME)
@@ -144,6 +149,7 @@ def _session_cookie_expiries(page: Page) -> set[float]:
     return {c["expires"] for c in page.context.cookies() if c["name"] in ("rider_id", "rider_token")}
 
 
+@pytest.mark.multi_worker
 def test_stay_signed_in_sets_the_session_length(page: Page):
     sign_in(page)
     expect(page).to_have_url(HOME)

@@ -177,6 +177,7 @@ def test_kid_sees_the_date_of_birth_locked(page: Page, db):
 # --- Avatar ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.multi_worker
 def test_avatar_upload_shows_in_the_header_and_can_be_removed(page: Page, db, tmp_path):
     make_rider(db, "avatar@example.com")
     open_profile(page, "avatar@example.com")
@@ -261,6 +262,7 @@ def fill_password(page: Page, current: str, new: str, repeat: str) -> None:
     page.click("#password-submit")
 
 
+@pytest.mark.multi_worker
 def test_change_password_then_sign_in_with_the_new_one(page: Page, db):
     email = "new.password@example.com"
     make_rider(db, email)
@@ -296,6 +298,7 @@ def test_change_password_then_sign_in_with_the_new_one(page: Page, db):
 # --- Delete Account -------------------------------------------------------------------------------------
 
 
+@pytest.mark.multi_worker
 def test_delete_account_by_the_emailed_link(page: Page, db, browser, site):
     email = "leaving@example.com"
     make_rider(db, email)
@@ -408,6 +411,7 @@ def test_profile_fits_a_phone(phone_page: Page, db, tmp_path):
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
 
 
+@pytest.mark.multi_worker
 def test_a_revoked_session_cannot_save(page: Page, db):
     make_rider(db, "revoked@example.com")
     open_profile(page, "revoked@example.com")

@@ -5,6 +5,7 @@ and the refusal for everyone else."""
 import uuid
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import Session, select
 
@@ -89,6 +90,7 @@ def decide(console: Page, item_id: int, approve: bool, reason: str = "", categor
     console.locator("#decision-confirm").click()
 
 
+@pytest.mark.multi_worker
 def test_a_rider_submits_and_race_control_approves_with_cat_2(
     page: Page, browser: Browser, site: Site, db: Session
 ):
@@ -210,6 +212,7 @@ def test_a_second_submission_from_another_tab_is_refused(
     assert len(db.exec(select(PreVerification).where(PreVerification.account_id == rider.id)).all()) == 1
 
 
+@pytest.mark.multi_worker
 def test_two_race_controllers_deciding_one_item_decide_once(browser: Browser, site: Site, db: Session):
     _rider, row = submitted(db, "contested.rider@example.com")
     first, second = console_page(browser, site), console_page(browser, site, ADMIN)
@@ -266,6 +269,7 @@ def test_registrations_approved_from_the_console_change_the_event_list(
     expect(card.locator(".event-state")).to_have_text(events_msg.APPROVED)
 
 
+@pytest.mark.multi_worker
 def test_race_control_approves_an_import_after_opening_its_proof(
     page: Page, browser: Browser, site: Site, db: Session
 ):

@@ -103,6 +103,7 @@ def stored_registration(db: Session, email: str) -> Registration:
     return db.exec(select(Registration).where(Registration.email == email)).one()
 
 
+@pytest.mark.multi_worker
 def test_every_step_of_an_event_with_all_flags(page: Page, db: Session, tmp_path: Path):
     email = "all.flags@example.com"
     event = open_wizard(page, db, email, "AlUla Desert Classic", gender=0, dob=date(1975, 3, 2))
@@ -199,6 +200,7 @@ def test_every_step_of_an_event_with_all_flags(page: Page, db: Session, tmp_path
     expect(page).to_have_url(at("/events"))
 
 
+@pytest.mark.multi_worker
 def test_files_on_record_are_reused_and_open_through_a_private_link(page: Page, db: Session, tmp_path: Path):
     email = "files.rider@example.com"
     event = open_wizard(page, db, email, "Corniche Crit", gender=1)

@@ -5,6 +5,7 @@ import time
 import uuid
 
 import httpx
+import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import Session, select
 
@@ -124,6 +125,7 @@ def test_quick_view_shows_the_bars_for_bike_parts_only(page: Page, db: Session):
     expect(panel.get_by_role("progressbar")).to_have_count(0)
 
 
+@pytest.mark.multi_worker
 def test_buying_an_item_takes_its_coins_and_marks_it_owned_after_the_reload(page: Page, db: Session):
     account = shopper(db, "shop.buy@example.com", coins=3000)
     open_shop(page, "shop.buy@example.com")
@@ -218,6 +220,7 @@ def test_the_modal_keeps_focus_and_closes_with_escape(page: Page, db: Session):
     expect(modal).to_have_count(0)
 
 
+@pytest.mark.multi_worker
 def test_gems_paid_with_the_success_card_are_credited_once(page: Page, db: Session):
     account = shopper(db, "shop.card@example.com", gems=5)
     open_shop(page, "shop.card@example.com")
@@ -237,6 +240,7 @@ def test_gems_paid_with_the_success_card_are_credited_once(page: Page, db: Sessi
     expect(page.locator("#payment-modal")).to_have_count(0)
 
 
+@pytest.mark.multi_worker
 def test_the_declined_card_stays_on_the_card_page_and_cancel_shows_the_failure(page: Page, db: Session):
     account = shopper(db, "shop.declined@example.com")
     open_shop(page, "shop.declined@example.com")
@@ -251,6 +255,7 @@ def test_the_declined_card_stays_on_the_card_page_and_cancel_shows_the_failure(p
     expect(page).to_have_url(at(DASHBOARD))
 
 
+@pytest.mark.multi_worker
 def test_the_slow_card_is_polled_with_the_halfway_message_then_credited(page: Page, db: Session):
     account = shopper(db, "shop.slow@example.com")
     page.clock.install()
@@ -271,6 +276,7 @@ def test_the_slow_card_is_polled_with_the_halfway_message_then_credited(page: Pa
     assert balance(db, account, Currency.gem) == 100
 
 
+@pytest.mark.multi_worker
 def test_a_success_return_for_an_unpaid_order_fails_after_three_checks(page: Page, db: Session):
     """The browser says success but the provider was never paid: the polling believes the provider."""
     account = shopper(db, "shop.unpaid@example.com")
@@ -303,6 +309,7 @@ def test_a_return_without_an_order_or_with_an_odd_result_is_a_failure(page: Page
     expect(page.locator("#shop-gems")).to_have_text("7")
 
 
+@pytest.mark.multi_worker
 def test_a_rider_cannot_poll_another_riders_order(page: Page, db: Session, site):
     owner = shopper(db, "shop.owner@example.com")
     shopper(db, "shop.other@example.com")
