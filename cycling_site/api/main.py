@@ -16,6 +16,7 @@ from cycling_site.api import (
     pre_verification,
     profile,
     race_control,
+    reference,
     registrations,
     rider_profile,
     shop,
@@ -58,3 +59,5 @@ api.include_router(third_party_import.router, prefix=API_PREFIX)
 api.include_router(weigh_ins.router, prefix=API_PREFIX)
 api.include_router(wallet.router, prefix=API_PREFIX)
 api.include_router(finance.router, prefix=API_PREFIX)
+api.include_router(reference.router, prefix=API_PREFIX)
+api.include_router(reference.mobile_router)

@@ -88,4 +88,8 @@ DELETE_EMAIL_SENT_KID = (
     "We have sent an email to your parent or guardian. Your account is deleted when they open its link."
 )
 DELETE_PENDING = "Deleting your account..."
+# The app's deletion request by e-mail answers the same whether or not an account uses the address.
+DELETE_REQUEST_RECEIVED = (
+    "If an account uses this email, we have sent it a link. Open it within 48 hours to delete the account."
+)
 MARKETING_CONSENT = "Send me news about events and races"

@@ -28,6 +28,7 @@ from cycling_site.services.accounts import (
     password_matches,
     set_password,
 )
+from cycling_site.services.validation import normalize_email
 from cycling_site.settings import settings
 
 AVATAR_MAX_BYTES = 5 * 1024 * 1024
@@ -250,6 +251,20 @@ def request_deletion(session: Session, account: Account, token: str = "") -> str
     if token:
         tokens.revoke_session(session, token)
     return recipient
+
+
+def request_deletion_by_email(session: Session, email: str) -> None:
+    """The app's deletion request (POST mobile/delete-account): the link goes to the account's own address
+    (its parent's for a kid), and the answer is the same whether or not an account uses `email`, so the
+    call cannot tell who has an account."""
+    normalized = normalize_email(email)
+    if normalized is None:
+        raise FormErrors({"email": msg.EMAIL_REQUIRED_VALID})
+    if not rate_limit.allow_email("account-deletion", normalized):
+        raise TooManyAttempts({"email": msg.TOO_MANY_EMAILS})
+    account = session.exec(select(Account).where(Account.email == normalized)).first()
+    if account is not None and account.deleted_at is None:
+        request_deletion(session, account)
 
 
 def confirm_deletion(session: Session, code: str) -> Account:

@@ -8,10 +8,8 @@ moves unverified -> pending (on submit) -> approved or rejected; a rejected ride
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from functools import cache
 
 import phonenumbers
-import pycountry
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -20,7 +18,7 @@ from cycling_site.models import Account, AccountCode, CodePurpose, OutboxMessage
 from cycling_site.models.common import as_utc
 from cycling_site.models.events import RiderFile
 from cycling_site.models.wallet import WalletStatus, WalletVerification
-from cycling_site.services import codes, countries, outbox, rate_limit, rider_files, wallet
+from cycling_site.services import codes, outbox, rate_limit, rider_files, wallet
 from cycling_site.services.validation import (
     FormErrors,
     TooManyAttempts,
@@ -39,29 +37,6 @@ PHONE_TEXT_MAX = 30
 MAX_SCREENSHOTS = 5
 CODES_PER_ACCOUNT = "10/hour"
 CODES_PER_ADDRESS = "30/hour"
-
-
-@dataclass(frozen=True)
-class PhoneCountry:
-    code: str
-    dial_code: str
-    emoji: str
-    name: str
-
-
-@cache
-def phone_countries() -> list[PhoneCountry]:
-    """The country helper of spec 3 section 3 (code, dialCode, emoji, name), by name, from the phone
-    library's own regions so every country offered can be checked."""
-    found = []
-    for region in phonenumbers.SUPPORTED_REGIONS:
-        country = pycountry.countries.get(alpha_2=region)
-        if country is None:
-            continue
-        name = getattr(country, "common_name", country.name)
-        dial_code = str(phonenumbers.country_code_for_region(region))
-        found.append(PhoneCountry(region, dial_code, countries.flag_emoji(region), name))
-    return sorted(found, key=lambda country: country.name)
 
 
 def check_phone(number: object, country: object = DEFAULT_COUNTRY) -> str:

@@ -16,7 +16,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from cycling_site.messages import wallet as msg
 from cycling_site.models.wallet import WalletStatus
 from cycling_site.routes import path_of
-from cycling_site.services import rider_files, wallet, wallet_verification
+from cycling_site.services import countries, rider_files, wallet, wallet_verification
 from cycling_site.services.validation import FormErrors
 from cycling_site.services.wallet_verification import Upload, VerificationForm
 from cycling_site.state.session import Rider, rider_action
@@ -55,7 +55,7 @@ class WalletVerificationState(rx.State):
     def countries(self) -> list[tuple[str, str]]:
         return [
             (country.code, f"{country.emoji} {country.name} (+{country.dial_code})")
-            for country in wallet_verification.phone_countries()
+            for country in countries.phone_countries()
         ]
 
     @rx.var
