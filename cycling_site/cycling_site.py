@@ -17,6 +17,7 @@ from cycling_site.pages import register_pages
 from cycling_site.pages.site import FRAME_GUARD, frame_guard
 from cycling_site.services import accounts
 from cycling_site.services.mail_delivery import deliver_forever
+from cycling_site.ui import site_messages
 from cycling_site.ui.theme import GLOBAL_STYLE
 
 oauth_provider.install(api)
@@ -33,6 +34,9 @@ app = rx.App(
     head_components=[frame_guard(), rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
     style=GLOBAL_STYLE,
     stylesheets=["/site.css"],
+    backend_exception_handler=site_messages.unexpected_error,
 )
+# The spec's no-response toast in place of Reflex's connection toast.
+app.app_wraps[(5, "Overlay")] = site_messages.overlay
 register_pages(app)
 app.register_lifespan_task(deliver_forever)

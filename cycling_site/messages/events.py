@@ -14,7 +14,6 @@ EVENT_NOT_FOUND = "Event not found."
 NO_EVENTS = "No upcoming events at the moment. New races are announced here first."
 LIST_FAILED = "Unable to fetch events. Please try again."
 REJOIN = "Re Join"
-REGISTER = "Register"
 REGISTER_NOW = "REGISTER NOW"
 JOIN = "Join"
 

@@ -4,6 +4,8 @@ IFRAME_WARNING = "This website cannot be embedded in an iframe."
 COMING_SOON = "This screen is coming soon."
 BAD_REQUEST = "The request could not be understood."
 SERVER_ERROR = "Something went wrong on our side. Please try again later."
+# Spec 2 section 8: the server does not answer.
+NO_RESPONSE = "No response received. We regret the inconvenience. Please try again later."
 NOT_FOUND = "Not found."
 METHOD_NOT_ALLOWED = "This method is not allowed here."
 REQUEST_TOO_LARGE = "The upload is too large."

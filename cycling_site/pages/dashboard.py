@@ -130,10 +130,11 @@ def profile_header() -> rx.Component:
     )
 
 
-def _empty(text: str, empty_id: str, icon: str = "activity") -> rx.Component:
+def _empty(text: str, empty_id: str, icon: str = "activity", hint: str = "") -> rx.Component:
     return rx.vstack(
         rx.icon(icon, size=32, color=COLOR["muted"]),
-        rx.text(text, color=COLOR["muted"], text_align="center", max_width="420px"),
+        rx.text(text, color=COLOR["muted"], text_align="center", max_width="420px", class_name="empty-text"),
+        *([rx.text(hint, color=COLOR["muted"], font_size=SIZE["sm"], text_align="center")] if hint else []),
         align="center",
         spacing="2",
         padding_y=SPACE["6"],
@@ -564,7 +565,7 @@ def activities_tab() -> rx.Component:
                         _activities_list(),
                         rx.cond(
                             DashboardState.activities_error == "",
-                            _empty(msg.NO_RIDES, "activities-empty", "bike"),
+                            _empty(msg.NO_FILES, "activities-empty", "bike", hint=msg.NO_FILES_HINT),
                         ),
                     ),
                 ),

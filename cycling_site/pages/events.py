@@ -104,7 +104,7 @@ def _register_action(event: rx.Var) -> rx.Component:
         event["can_register"],
         rx.link(
             rx.button(
-                rx.cond(event["rejoin"], msg.REJOIN, msg.REGISTER),
+                rx.cond(event["rejoin"], msg.REJOIN, msg.JOIN),
                 size="3",
                 background=COLOR["accent"],
                 color="white",

@@ -102,7 +102,7 @@ def test_a_man_sees_the_women_only_message(page: Page, db: Session):
     new_account(db, "statuses.man@example.com", gender=0)
     sign_in(page, "statuses.man@example.com", path="/auth/login?redirect=/events")
     expect(summary(page, "Women's Series - Round 3").locator(".event-state")).to_have_text(msg.WOMEN_ONLY)
-    expect(summary(page, "Men's Masters Race").locator(".register-button")).to_have_text(msg.REGISTER)
+    expect(summary(page, "Men's Masters Race").locator(".register-button")).to_have_text(msg.JOIN)
 
 
 def test_the_event_list_on_a_phone(phone_page: Page):
