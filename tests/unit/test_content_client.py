@@ -78,7 +78,7 @@ async def test_menus_are_nested_sorted_and_cached_until_a_forced_refresh(root, m
         "Team UAE",
         "Sunday Race Club",
         "",
-        "AlUla",
+        "AlUla Desert Classic",
     ]
     assert "split" in community.children[3].classes
     assert menus["community-menu"][-1].target == "_blank"
