@@ -57,7 +57,7 @@ def _cached(path: Path, kind: str, build) -> Any:
     if hit is None or hit.stamp != stamp:
         try:
             hit = _Cached(stamp, build(path.read_text(encoding="utf-8")))
-        except (yaml.YAMLError, UnicodeDecodeError, TypeError, AttributeError, KeyError, ValueError) as exc:
+        except (OSError, yaml.YAMLError, TypeError, AttributeError, KeyError, ValueError) as exc:
             raise Unreadable(path.name) from exc
         _cache[(path, kind)] = hit
     return hit.value
