@@ -8,8 +8,9 @@ import reflex as rx
 import cycling_site.models  # noqa: F401  (registers the tables)
 from cycling_site.api.main import api
 from cycling_site.api.middleware import SiteMiddleware
-from cycling_site.clients import activity, oauth, payments
+from cycling_site.clients import activity, content, oauth, payments
 from cycling_site.embedded.activity import service as activity_service
+from cycling_site.embedded.content import service as content_service
 from cycling_site.embedded.oauth_provider import service as oauth_provider
 from cycling_site.embedded.payments import service as payments_sandbox
 from cycling_site.embedded.results import service as results_service
@@ -23,9 +24,11 @@ from cycling_site.ui.theme import GLOBAL_STYLE
 oauth_provider.install(api)
 activity_service.install(api, accounts.rider_exists)
 results_service.install(api)
+content_service.install(api)
 payments_sandbox.install(api, webhooks_to=api)
 # The clients reach the embedded services in this process, over the same wire as a remote one.
 activity.serve_embedded_from(api)
+content.serve_embedded_from(api)
 oauth.serve_embedded_from(api)
 payments.serve_embedded_from(api)
 app = rx.App(

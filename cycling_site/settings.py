@@ -19,6 +19,8 @@ DEMO_INGEST_KEY = DEMO_SECRET + "-ingest"
 # The embedded payment sandbox's keys (Stripe's test-key shapes); a real provider's keys replace them.
 DEMO_PAYMENTS_KEY = "sk_test_demo_ridearena_payments_sandbox"
 DEMO_WEBHOOK_SECRET = "whsec_demo_ridearena_payments_sandbox"
+# The API key the site sends to the content service (the embedded one checks it too).
+DEMO_CONTENT_KEY = DEMO_SECRET + "-content"
 DEMO_KEYS = (DEMO_ACTIVITY_KEY, DEMO_PAYMENTS_KEY, DEMO_WEBHOOK_SECRET)
 
 load_dotenv(PROJECT_ROOT / ".env")
@@ -118,6 +120,8 @@ class Settings:
     activity_encryption: bool
     activity_ingest_key: str
     results_service_url: str
+    content_service_url: str
+    content_service_key: str
     payments_api_base: str
     payments_secret_key: str
     payments_webhook_secret: str
@@ -179,6 +183,8 @@ def load_settings() -> Settings:
         activity_encryption=_env_bool("ACTIVITY_ENCRYPTION", True),
         activity_ingest_key=_env("ACTIVITY_INGEST_KEY", DEMO_INGEST_KEY),
         results_service_url=_env("RESULTS_SERVICE_URL", ""),
+        content_service_url=_env("CONTENT_SERVICE_URL", "").rstrip("/"),
+        content_service_key=_env("CONTENT_SERVICE_KEY", DEMO_CONTENT_KEY),
         payments_api_base=_env("PAYMENTS_API_BASE", "").rstrip("/"),
         payments_secret_key=_env("PAYMENTS_SECRET_KEY", DEMO_PAYMENTS_KEY),
         payments_webhook_secret=_env("PAYMENTS_WEBHOOK_SECRET", DEMO_WEBHOOK_SECRET),
@@ -207,6 +213,7 @@ def load_settings() -> Settings:
             ("ACTIVITY_INGEST_KEY", settings.activity_ingest_key),
             ("PAYMENTS_SECRET_KEY", settings.payments_secret_key),
             ("PAYMENTS_WEBHOOK_SECRET", settings.payments_webhook_secret),
+            ("CONTENT_SERVICE_KEY", settings.content_service_key),
         ):
             if value.startswith(DEMO_SECRET) or value in (
                 DEMO_ACTIVITY_KEY,

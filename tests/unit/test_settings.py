@@ -23,6 +23,7 @@ def test_production_refuses_the_demo_secrets(monkeypatch, tmp_path):
     monkeypatch.delenv("ACTIVITY_INGEST_KEY", raising=False)
     monkeypatch.delenv("PAYMENTS_SECRET_KEY", raising=False)
     monkeypatch.delenv("PAYMENTS_WEBHOOK_SECRET", raising=False)
+    monkeypatch.delenv("CONTENT_SERVICE_KEY", raising=False)
     with pytest.raises(ValueError, match="SECRET_KEY"):
         load_settings()
     monkeypatch.setenv("SECRET_KEY", "a-real-secret-of-production")
@@ -41,6 +42,9 @@ def test_production_refuses_the_demo_secrets(monkeypatch, tmp_path):
     with pytest.raises(ValueError, match="PAYMENTS_WEBHOOK_SECRET"):
         load_settings()
     monkeypatch.setenv("PAYMENTS_WEBHOOK_SECRET", "whsec_a-real-secret")
+    with pytest.raises(ValueError, match="CONTENT_SERVICE_KEY"):
+        load_settings()
+    monkeypatch.setenv("CONTENT_SERVICE_KEY", "a-real-content-key")
     settings = load_settings()
     assert not settings.demo and DEMO_SECRET not in (settings.secret_key, settings.altcha_hmac_key)
 
@@ -91,6 +95,7 @@ def test_production_seed_writes_no_demo_accounts(tmp_path):
         "ACTIVITY_INGEST_KEY": "a-real-ingest-key",
         "PAYMENTS_SECRET_KEY": "sk_live_a-real-key",
         "PAYMENTS_WEBHOOK_SECRET": "whsec_a-real-secret",
+        "CONTENT_SERVICE_KEY": "a-real-content-key",
     }
     result = subprocess.run(
         [sys.executable, "-m", "cycling_site.seed"], cwd=ROOT, env=env, capture_output=True, text=True
@@ -128,6 +133,7 @@ def test_allowed_origins_are_the_sites_own(monkeypatch, tmp_path, env, origins):
             "ACTIVITY_INGEST_KEY",
             "PAYMENTS_SECRET_KEY",
             "PAYMENTS_WEBHOOK_SECRET",
+            "CONTENT_SERVICE_KEY",
         ):
             monkeypatch.setenv(name, f"a-real-{name.lower()}")
         monkeypatch.setenv("ACTIVITY_SERVICE_KEY", "ab" * 32)
