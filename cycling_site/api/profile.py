@@ -111,6 +111,14 @@ def change_password(
     return Message(message=msg.PASSWORD_CHANGED)
 
 
+@router.post("/update_password", responses=documented(400, 401, 403, 413, 429, 503))
+def update_password(
+    body: ChangePasswordIn, request: Request, account: CurrentAccount, session: DB
+) -> Message:
+    """The spec's other name for change_password: the same rule, limits and answer."""
+    return change_password(body, request, account, session)
+
+
 @router.post("/delete-account", responses=documented(401, 403, 413, 503))
 def delete_account(account: CurrentAccount, token: SentToken, session: DB) -> Message:
     """E-mails the confirmation link (to the parent for kid accounts) and ends this session."""

@@ -20,6 +20,7 @@ from tests.unit.conftest import DEMO_PASSWORD
 PROFILE = "/api/auth/profile"
 AVATAR = "/api/auth/avatar"
 CHANGE_PASSWORD = "/api/auth/change_password"
+UPDATE_PASSWORD = "/api/auth/update_password"
 DELETE_ACCOUNT = "/api/auth/delete-account"
 VERIFY_DELETE = "/api/auth/verify-delete-user"
 
@@ -252,11 +253,12 @@ def test_avatar_without_a_file(client, make_account):
 # --- Change password ------------------------------------------------------------------------------------
 
 
-def test_change_password_then_sign_in_with_the_new_one(client, make_account):
+@pytest.mark.parametrize("path", [CHANGE_PASSWORD, UPDATE_PASSWORD])
+def test_change_password_then_sign_in_with_the_new_one(client, make_account, path):
     make_account()
     token = sign_in(client)
     body = {"current_password": DEMO_PASSWORD, "password": "new-secret", "repeatPassword": "new-secret"}
-    response = client.post(CHANGE_PASSWORD, json=body, headers=bearer(token))
+    response = client.post(path, json=body, headers=bearer(token))
     assert response.status_code == 200
     assert response.json()["message"] == msg.PASSWORD_CHANGED
     assert client.get(PROFILE, headers=bearer(token)).status_code == 401, "the session has ended"
@@ -272,11 +274,12 @@ def test_change_password_then_sign_in_with_the_new_one(client, make_account):
         ({"repeatPassword": "different"}, "repeatPassword", msg.PASSWORD_MISMATCH),
     ],
 )
-def test_change_password_rules(client, make_account, body, field, message):
+@pytest.mark.parametrize("path", [CHANGE_PASSWORD, UPDATE_PASSWORD])
+def test_change_password_rules(client, make_account, body, field, message, path):
     make_account()
     token = sign_in(client)
     payload = {"current_password": DEMO_PASSWORD, "password": "new-secret", "repeatPassword": "new-secret"}
-    response = client.post(CHANGE_PASSWORD, json={**payload, **body}, headers=bearer(token))
+    response = client.post(path, json={**payload, **body}, headers=bearer(token))
     assert assert_error_shape(response)["errors"] == {field: [message]}
     assert client.get(PROFILE, headers=bearer(token)).status_code == 200
     assert client.post("/api/auth/login", json=login_body()).status_code == 200
