@@ -11,3 +11,6 @@ METHOD_NOT_ALLOWED = "This method is not allowed here."
 REQUEST_TOO_LARGE = "The upload is too large."
 CROSS_SITE_REFUSED = "This request came from another website and was refused."
 DATABASE_BUSY = "The site is busy right now. Please try again in a moment."
+# Spec 2 section 8: a request the server refused with an errors object, shown in a pop-up.
+ERRORS_POPUP_TITLE = "We could not do that"
+ERRORS_POPUP_SUPPORT = "If this keeps happening, please contact support at {email}."

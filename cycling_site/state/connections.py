@@ -13,6 +13,7 @@ from cycling_site.services import connections
 from cycling_site.services.accounts import FormErrors
 from cycling_site.services.connections import NETWORK_NAMES
 from cycling_site.state.session import Rider, login_url, rider_action, signed_in_account
+from cycling_site.state.site_messages import display
 
 AFTER_CALLBACK = f"{path_of('profile')}#connections"
 
@@ -94,7 +95,7 @@ class ConnectionsState(rx.State):
         except FormErrors as exc:
             self.error = next(iter(exc.errors.values()))
         else:
-            yield rx.toast.success(msg.disconnected(NETWORK_NAMES.get(network, network)))
+            yield display(msg.disconnected(NETWORK_NAMES.get(network, network)))
         finally:
             self.busy = self.confirming = ""
         self._refresh(rider)
@@ -107,7 +108,7 @@ class ConnectionsState(rx.State):
             rider.db, rider.account, str(form_data.get("username", "")), str(form_data.get("password", ""))
         )
         self._refresh(rider)
-        yield rx.toast.success(msg.connected(NETWORK_NAMES["xert"]))
+        yield display(msg.connected(NETWORK_NAMES["xert"]))
 
 
 class OAuthCallbackState(rx.State):
@@ -143,7 +144,7 @@ class OAuthCallbackState(rx.State):
         except FormErrors:
             self.failed = True
             return None
-        return [rx.redirect(AFTER_CALLBACK, replace=True), rx.toast.success(msg.connected(self.network_name))]
+        return [rx.redirect(AFTER_CALLBACK, replace=True), display(msg.connected(self.network_name))]
 
     @rx.var
     def error_text(self) -> str:

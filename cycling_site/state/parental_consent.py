@@ -11,6 +11,7 @@ from cycling_site.routes import path_of
 from cycling_site.services import parental_consent
 from cycling_site.services.codes import CodeError
 from cycling_site.services.validation import FormErrors
+from cycling_site.state.site_messages import display
 
 RESEND_WAIT_SECONDS = int(parental_consent.RESEND_WAIT.total_seconds())
 AUTO_REDIRECT_MS = 720_000
@@ -54,7 +55,7 @@ class ParentalConsentState(rx.State):
         with get_session() as session:
             approved = parental_consent.is_approved(session, handle)
         if approved:
-            return [rx.toast.success(msg.CONSENT_APPROVED), rx.redirect(path_of("login"), replace=True)]
+            return [display(msg.CONSENT_APPROVED), rx.redirect(path_of("login"), replace=True)]
         return None
 
     def _send(self, email: str):

@@ -8,6 +8,7 @@ from cycling_site.routes import path_of
 from cycling_site.services import passwords
 from cycling_site.services.codes import CodeError
 from cycling_site.services.validation import FormErrors
+from cycling_site.state.site_messages import display
 
 
 class ForgotPasswordState(rx.State):
@@ -32,7 +33,7 @@ class ForgotPasswordState(rx.State):
             return
         finally:
             self.submitting = False
-        yield rx.toast.success(msg.RESET_SENT, duration=8000)
+        yield display(msg.RESET_SENT, duration=8000)
         yield rx.redirect("/")
 
 
@@ -77,5 +78,5 @@ class ResetPasswordState(rx.State):
             return
         finally:
             self.submitting = False
-        yield rx.toast.success(msg.PASSWORD_RESET_DONE, duration=8000)
+        yield display(msg.PASSWORD_RESET_DONE, duration=8000)
         yield rx.redirect(path_of("login"))

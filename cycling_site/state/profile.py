@@ -15,6 +15,7 @@ from cycling_site.services.countries import countries
 from cycling_site.services.validation import checkbox_on
 from cycling_site.state.hashes import show_hash
 from cycling_site.state.session import Rider, SessionState, clear_dead_cookies, rider_action
+from cycling_site.state.site_messages import display
 
 # Tabs a URL hash can open; "files" (Activity Files) is declared by the spec but hidden.
 TABS = ("edit", "connections", "password", "files", "delete")
@@ -136,7 +137,7 @@ class ProfileState(rx.State):
         """One avatar change for the signed-in rider: busy state, the error, the header and a toast."""
         account = change(rider.db, rider.account)
         (await self._session_state())._show(account)
-        yield rx.toast.success(done)
+        yield display(done)
 
     @rx.event
     async def upload_avatar(self, files: list[rx.UploadFile]):
@@ -178,7 +179,7 @@ class ProfileState(rx.State):
         (await self._session_state())._forget()
         yield [
             clear_dead_cookies(),
-            rx.toast.success(msg.PASSWORD_CHANGED, duration=8000),
+            display(msg.PASSWORD_CHANGED, duration=8000),
             rx.redirect(path_of("events")),
         ]
 
@@ -190,7 +191,7 @@ class ProfileState(rx.State):
         recipient = profile.request_deletion(rider.db, rider.account, session_state._cookies()[0])
         sent = msg.DELETE_EMAIL_SENT if recipient == rider.account.email else msg.DELETE_EMAIL_SENT_KID
         session_state._forget()
-        yield [clear_dead_cookies(), rx.toast.success(sent, duration=10000), rx.redirect(path_of("login"))]
+        yield [clear_dead_cookies(), display(sent, duration=10000), rx.redirect(path_of("login"))]
 
 
 class DeleteUserState(rx.State):

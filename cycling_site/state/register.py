@@ -12,6 +12,7 @@ from cycling_site.services.accounts import FormErrors, RegistrationForm
 from cycling_site.services.countries import countries, default_country_id
 from cycling_site.services.validation import checkbox_on
 from cycling_site.state.parental_consent import consent_page
+from cycling_site.state.site_messages import display
 from cycling_site.state.verification import VerifyOtpState
 
 # The country the form starts on (the DEFAULT_COUNTRY setting), as the select's value.
@@ -80,5 +81,5 @@ class RegisterState(rx.State):
         if registration.requires_parental_consent:
             yield rx.redirect(consent_page(registration.account, registration.user_age))
         else:
-            yield rx.toast.success(msg.REGISTERED, duration=8000)
+            yield display(msg.REGISTERED, duration=8000)
             yield rx.redirect(path_of("login"))

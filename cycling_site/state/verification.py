@@ -8,6 +8,7 @@ from cycling_site.routes import path_of
 from cycling_site.services import verification
 from cycling_site.services.codes import CodeError
 from cycling_site.services.validation import FormErrors
+from cycling_site.state.site_messages import display
 
 
 class VerifyLinkState(rx.State):
@@ -87,7 +88,7 @@ class VerifyOtpState(rx.State):
             self.submitting = False
         self.user_key = ""
         self.user_email = ""
-        yield rx.toast.success(msg.EMAIL_VERIFIED)
+        yield display(msg.EMAIL_VERIFIED)
         yield rx.redirect(path_of("login"))
 
     @rx.event

@@ -18,6 +18,7 @@ from cycling_site.routes import path_of
 from cycling_site.services import countries, wallet
 from cycling_site.services.validation import FormErrors
 from cycling_site.state.session import Rider, rider_action
+from cycling_site.state.site_messages import display
 
 PAGE_WINDOW = 5
 SEARCH_DEBOUNCE_MS = 500
@@ -280,7 +281,7 @@ class WithdrawalState(WalletState):
             yield WithdrawalState.reenable
             return
         yield [
-            rx.toast.success(msg.WITHDRAWAL_SUBMITTED, id="withdrawal-submitted"),
+            display(msg.WITHDRAWAL_SUBMITTED, id="withdrawal-submitted"),
             WithdrawalState.reenable,
             WithdrawalState.back_to_wallet,
         ]

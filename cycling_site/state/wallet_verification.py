@@ -20,6 +20,7 @@ from cycling_site.services import countries, rider_files, wallet, wallet_verific
 from cycling_site.services.validation import FormErrors
 from cycling_site.services.wallet_verification import Upload, VerificationForm
 from cycling_site.state.session import Rider, rider_action
+from cycling_site.state.site_messages import display
 
 PASSPORT = "passport_proof"
 SCREENSHOT = "binance_screenshot"
@@ -140,7 +141,7 @@ class WalletVerificationState(rx.State):
             return
         setattr(self, f"{channel}_code", "wait")
         self.waits += 1
-        yield rx.toast.success(msg.OTP_SENT_PHONE if channel == "phone" else msg.OTP_SENT_EMAIL)
+        yield display(msg.OTP_SENT_PHONE if channel == "phone" else msg.OTP_SENT_EMAIL)
 
     @rx.event
     def wait_over(self, channel: str) -> None:
@@ -236,6 +237,6 @@ class WalletVerificationState(rx.State):
         rider_files.discard(rider.db, chosen)
         self.passport, self.screenshots = [], []
         yield [
-            rx.toast.success(msg.VERIFICATION_SUBMITTED, id="verification-submitted"),
+            display(msg.VERIFICATION_SUBMITTED, id="verification-submitted"),
             rx.redirect(path_of("wallet")),
         ]

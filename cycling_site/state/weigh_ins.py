@@ -19,6 +19,7 @@ from cycling_site.models.common import utcnow
 from cycling_site.services import events, weigh_ins
 from cycling_site.services.validation import FormErrors
 from cycling_site.state.session import Rider, rider_action
+from cycling_site.state.site_messages import display
 
 PROOF_UPLOAD = "weight-proof"
 # The dialog's messages that are not about its weight or proof field.
@@ -178,6 +179,6 @@ class WeighInState(rx.State):
         self.open_key = self.open_title = self.open_warning = self.weight = ""
         yield [
             rx.clear_selected_files(PROOF_UPLOAD),
-            rx.toast.success(weigh_ins.submitted_message(submission.type), id="weigh-in-submitted"),
+            display(weigh_ins.submitted_message(submission.type), id="weigh-in-submitted"),
             WeighInState.load,
         ]

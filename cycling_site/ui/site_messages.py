@@ -1,5 +1,6 @@
-"""The site-wide messages of spec 2 section 8 that no screen owns: the server not answering, and an
-unexpected error while a screen's event ran. They replace Reflex's own connection and error toasts."""
+"""The site-wide messages of spec 2 section 8 that no screen owns: the server not answering, the pop-up of
+errors a request was refused with, and an unexpected error while a screen's event ran. They replace
+Reflex's own connection and error toasts."""
 
 import json
 import logging
@@ -11,7 +12,12 @@ from reflex.components.sonner.toast import toast_ref
 from reflex.constants import Hooks
 from reflex.vars import VarData
 
+from components.countdown import countdown
 from cycling_site.messages import site as msg
+from cycling_site.services.validation import FormErrors
+from cycling_site.settings import settings
+from cycling_site.state.site_messages import POPUP_SECONDS, ErrorsPopupState, errors_popup
+from cycling_site.ui.theme import COLOR, SIZE
 
 log = logging.getLogger(__name__)
 
@@ -40,13 +46,57 @@ def _connection_messages() -> rx.Component:
     return rx.fragment(connection_pulser(), NoResponseToaster.create())
 
 
+def _error_paragraph(text: rx.Var) -> rx.Component:
+    return rx.text(text, as_="p", color=COLOR["danger"])
+
+
+def _errors_popup() -> rx.Component:
+    """One paragraph per error, then the line to contact support; it closes itself after 10 s."""
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(msg.ERRORS_POPUP_TITLE),
+            rx.vstack(
+                rx.foreach(ErrorsPopupState.errors, _error_paragraph),
+                id="errors-popup-errors",
+                spacing="2",
+            ),
+            rx.text(
+                msg.ERRORS_POPUP_SUPPORT.format(email=settings.support_email),
+                as_="p",
+                color=COLOR["muted"],
+                font_size=SIZE["sm"],
+                margin_top="12px",
+            ),
+            rx.flex(
+                rx.dialog.close(rx.button("Close", id="errors-popup-close", variant="soft")),
+                justify="end",
+                margin_top="16px",
+            ),
+            countdown(
+                seconds=POPUP_SECONDS,
+                display="hidden",
+                run_key=ErrorsPopupState.shown,
+                on_complete=ErrorsPopupState.close,
+            ),
+            id="errors-popup",
+            max_width="480px",
+        ),
+        open=ErrorsPopupState.errors.length() > 0,
+        on_open_change=ErrorsPopupState.open_change,
+    )
+
+
 def overlay(stateful: bool) -> rx.Component | None:
-    """The app's overlay: the connection pulse and the no-response toast (pages without state have none).
-    Memoised, as Reflex's own is, so its hooks run inside the live connection's context."""
-    return rx.fragment(_connection_messages()) if stateful else None
+    """The app's overlay: the connection pulse, the no-response toast and the errors pop-up (pages
+    without state have none). The connection part is memoised, as Reflex's own is, so its hooks run
+    inside the live connection's context."""
+    return rx.fragment(_connection_messages(), _errors_popup()) if stateful else None
 
 
 def unexpected_error(exception: Exception) -> rx.event.EventSpec:
-    """An event handler failed: the rider gets a plain error toast, the log gets the trace."""
+    """An event handler failed. Refused input no form showed goes to the errors pop-up; anything else
+    gives the rider a plain error toast and the log the trace."""
+    if isinstance(exception, FormErrors):
+        return errors_popup(exception)
     log.error("Event handler failed\n%s", "".join(traceback.format_exception(exception)))
     return rx.toast.error(msg.SERVER_ERROR, id="server-error", position="top-center")
