@@ -3,6 +3,7 @@
 from urllib.parse import urlencode
 
 import reflex as rx
+from sqlalchemy.exc import SQLAlchemyError
 
 from cycling_site.db import get_session
 from cycling_site.messages import accounts as msg
@@ -58,7 +59,8 @@ class ParentalConsentState(rx.State):
             return [display(msg.CONSENT_APPROVED), rx.redirect(path_of("login"), replace=True)]
         return None
 
-    def _send(self, email: str):
+    def _send(self, email: str, failed: str):
+        """`failed` is the spec's message for an e-mail that could not be sent (or resent)."""
         self.submitting = True
         self.errors = {}
         yield
@@ -67,6 +69,9 @@ class ParentalConsentState(rx.State):
                 parental_consent.request_consent(session, self.handle, email)
         except FormErrors as exc:
             self.errors = exc.errors
+            return
+        except SQLAlchemyError:
+            self.errors = {"form": failed}
             return
         finally:
             self.submitting = False
@@ -77,13 +82,13 @@ class ParentalConsentState(rx.State):
 
     @rx.event
     def submit(self, form_data: dict):
-        yield from self._send(str(form_data.get("parentEmail", "")).strip())
+        yield from self._send(str(form_data.get("parentEmail", "")).strip(), msg.EMAIL_SEND_ERROR)
 
     @rx.event
     def resend(self):
         if not self.resend_ready:
             return
-        yield from self._send(self.parent_email)
+        yield from self._send(self.parent_email, msg.EMAIL_RESEND_ERROR)
 
     @rx.event
     def allow_resend(self) -> None:

@@ -4,6 +4,7 @@ import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
 from cycling_site.messages import accounts as msg
@@ -11,6 +12,7 @@ from cycling_site.models import Account, AccountCode, OutboxMessage
 from cycling_site.services import parental_consent, tokens
 from cycling_site.services.accounts import FormErrors, erase_personal_data, login
 from cycling_site.settings import settings
+from cycling_site.state.parental_consent import ParentalConsentState
 from tests.unit.conftest import DEMO_PASSWORD, code_error, count, form_errors, from_mail, reload
 
 ADDRESS = "203.0.113.7"
@@ -257,3 +259,18 @@ def test_link_of_a_kid_deleted_meanwhile_is_invalid(session, kid):
 @pytest.mark.parametrize("child_handle", ["", "unknown", "x" * 37])
 def test_is_approved_for_unknown_children_is_false(session, child_handle):
     assert parental_consent.is_approved(session, child_handle) is False
+
+
+def test_an_email_that_cannot_be_sent_says_so_on_send_and_resend(monkeypatch):
+    def outbox_unavailable(*_args):
+        raise OperationalError("INSERT INTO outboxmessage", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(parental_consent, "request_consent", outbox_unavailable)
+    state = ParentalConsentState()
+    list(state.submit({"parentEmail": "parent@example.com"}))
+    assert state.errors == {"form": msg.EMAIL_SEND_ERROR}
+    assert not state.sent and not state.submitting
+
+    state.parent_email, state.sent, state.resend_ready = "parent@example.com", True, True
+    list(state.resend())
+    assert state.errors == {"form": msg.EMAIL_RESEND_ERROR}
