@@ -379,14 +379,14 @@ def _create_dialog() -> rx.Component:
 
 def _toolbar(title: str, subtitle: str) -> rx.Component:
     return rx.flex(
-        heading(title, subtitle, margin_bottom="0"),
+        heading(title, subtitle),
         rx.cond(SessionState.signed_in, _create_dialog()),
         direction=rx.breakpoints(initial="column", sm="row"),
         justify="between",
-        align=rx.breakpoints(initial="start", sm="end"),
-        gap=SPACE["4"],
+        align=rx.breakpoints(initial="start", sm="center"),
+        column_gap=SPACE["4"],
         width="100%",
-        margin_bottom=SPACE["5"],
+        margin_bottom=rx.breakpoints(initial=SPACE["5"], sm="0"),
     )
 
 
