@@ -10,7 +10,15 @@ from cycling_site.routes import path_of
 from cycling_site.state.session import SessionState, login_url
 from cycling_site.state.teams import JOINED, OWNED, TeamsState
 from cycling_site.ui.feedback import loading_line, primary_link
-from cycling_site.ui.forms import TEXT_AREA_STYLE, error_marks, field, form_alert, submit_button, text_input
+from cycling_site.ui.forms import (
+    TEXT_AREA_STYLE,
+    error_marks,
+    field,
+    form_alert,
+    select_input,
+    submit_button,
+    text_input,
+)
 from cycling_site.ui.layout import card, heading, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SHADOW, SIZE, SPACE
 
@@ -327,18 +335,7 @@ def _create_dialog() -> rx.Component:
                     field(
                         msg.COUNTRY,
                         "country",
-                        rx.el.select(
-                            rx.foreach(
-                                State.country_options,
-                                lambda option: rx.el.option(option[1], value=option[0]),
-                            ),
-                            id="country",
-                            name="country",
-                            default_value="",
-                            style={"width": "100%", "height": "44px", "padding": f"0 {SPACE['3']}"},
-                            border_radius=RADIUS["sm"],
-                            **error_marks(errors, "country"),
-                        ),
+                        select_input("country", State.country_options, "", **error_marks(errors, "country")),
                         errors,
                     ),
                     rx.flex(

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 import pycountry
-from sqlalchemy import delete, func
+from sqlalchemy import delete, false, func, true
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -156,7 +156,7 @@ def member_counts(session: Session, team_ids: list[int]) -> dict[int, int]:
 
 
 def public_teams(session: Session, page: int = 1, limit: int = PER_PAGE) -> TeamPage:
-    return _page_of(session, select(Team).where(col(Team.public).is_(True)), page, limit)
+    return _page_of(session, select(Team).where(col(Team.public) == true()), page, limit)
 
 
 def rider_teams(
@@ -170,7 +170,7 @@ def rider_teams(
         joined = select(TeamMembership.team_id).where(TeamMembership.account_id == account.id)
         query = select(Team).where(col(Team.id).in_(joined), Team.owner_id != account.id)
     if kind in ("public", "private"):
-        query = query.where(col(Team.public).is_(kind == "public"))
+        query = query.where(col(Team.public) == (true() if kind == "public" else false()))
     return _page_of(session, query, page, limit)
 
 
