@@ -16,12 +16,22 @@ from cycling_site.embedded.activity.demo_rides import demo_rides
 from cycling_site.embedded.activity.rides import NewRide
 from cycling_site.embedded.results import standings
 from cycling_site.embedded.results.standings import RaceEntry, seed_results
-from cycling_site.models import Account, Currency, Event, OwnedItem, PreVerification, Registration, Role
+from cycling_site.models import (
+    Account,
+    Currency,
+    Event,
+    OwnedItem,
+    PreVerification,
+    Registration,
+    Role,
+    Team,
+    TeamMembership,
+)
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.models.common import as_utc, utcnow
 from cycling_site.models.events import RegistrationStatus
 from cycling_site.models.wallet import WalletStatus, WalletVerification
-from cycling_site.services import finance, ledger, rider_files, wallet
+from cycling_site.services import finance, ledger, rider_files, teams, wallet
 from cycling_site.services import third_party_import as imports
 from cycling_site.services.accounts import hash_password
 from cycling_site.services.demo_events import WEIGH_INS, WINNER_PRIZES, demo_events, weigh_in_windows
@@ -57,7 +67,6 @@ def _demo_accounts(password_hash: str) -> list[Account]:
             weight=58.5,
             height=168,
             dob=date(1994, 3, 14),
-            team="Desert Falcons",
             jersey="jersey-orange.svg",
             verification_status=VerificationStatus.approved,
             level=18,
@@ -130,6 +139,178 @@ def seed_demo(session: Session) -> bool:
     session.add_all(_demo_accounts(hash_password(DEMO_PASSWORD)))
     session.commit()
     return True
+
+
+# Indoor racing teams of the Gulf: (name, country, description, captain, riders beyond the captain, public).
+# Captains and riders are club riders (below); the demo rider rides for Desert Falcons, which she joined last.
+DEMO_TEAMS = (
+    (
+        "Desert Falcons",
+        "AE",
+        "Dubai's Sunday race crew: hard tempo, fast finishes and coffee in Al Quoz.",
+        0,
+        6,
+        True,
+    ),
+    (
+        "Hatta Hill Climbers",
+        "AE",
+        "We live for gradients: Hatta repeats, Jebel Jais on the trainer, W/kg talk.",
+        1,
+        4,
+        True,
+    ),
+    (
+        "Abu Dhabi Aero Club",
+        "AE",
+        "Time-trial specialists from the capital. Steady power, low CdA, no excuses.",
+        2,
+        5,
+        True,
+    ),
+    (
+        "Sharjah Night Riders",
+        "AE",
+        "After-work races at 9 pm Gulf time, every weekday. All categories welcome.",
+        3,
+        3,
+        True,
+    ),
+    (
+        "Riyadh Watts Collective",
+        "SA",
+        "Saudi riders chasing FTP gains together, with structured team workouts.",
+        4,
+        7,
+        True,
+    ),
+    (
+        "Jeddah Corniche Racing",
+        "SA",
+        "Red Sea riders racing indoors through the summer heat. Crit lovers.",
+        5,
+        2,
+        True,
+    ),
+    (
+        "Muscat Mountain Wheels",
+        "OM",
+        "Oman's climbers: Jebel Akhdar on the road, long climbs in the game.",
+        6,
+        4,
+        True,
+    ),
+    (
+        "Doha Pulse Cycling",
+        "QA",
+        "Qatar's indoor racing team. Team time trials, sprints and a friendly chat.",
+        7,
+        3,
+        True,
+    ),
+    (
+        "Manama Spin Squad",
+        "BH",
+        "Bahrain's crew for the weekly league: we ride, we race, we help new riders.",
+        8,
+        2,
+        True,
+    ),
+    (
+        "Kuwait Sandstorm CC",
+        "KW",
+        "Big engines from Kuwait City. Breakaways are our favourite way to race.",
+        9,
+        5,
+        True,
+    ),
+    (
+        "Al Ain Oasis Riders",
+        "AE",
+        "Garden City riders: endurance rides on Saturday, races on Sunday.",
+        10,
+        1,
+        True,
+    ),
+    (
+        "Ras Al Khaimah Summit",
+        "AE",
+        "Training for Jebel Jais all year long. Climbing group rides twice a week.",
+        11,
+        2,
+        True,
+    ),
+    ("Gulf Nomads", "", "Riders from everywhere, racing from wherever we are this month.", 0, 3, True),
+    (
+        "Falcon Academy Juniors",
+        "AE",
+        "The academy's junior squad: by invitation of the coaches.",
+        1,
+        2,
+        False,
+    ),
+)
+# (first name, last name, gender, country id) of the club riders.
+CLUB_RIDERS = (
+    ("Hamad", "Al Mansoori", 0, 784),
+    ("Noura", "Al Ketbi", 1, 784),
+    ("Rashid", "Al Shamsi", 0, 784),
+    ("Aisha", "Al Nuaimi", 1, 784),
+    ("Faisal", "Al Harbi", 0, 682),
+    ("Reem", "Al Qahtani", 1, 682),
+    ("Salim", "Al Busaidi", 0, 512),
+    ("Maryam", "Al Thani", 1, 634),
+    ("Yousef", "Al Khalifa", 0, 48),
+    ("Dana", "Al Sabah", 1, 414),
+    ("Khalid", "Al Dhaheri", 0, 784),
+    ("Huda", "Al Zaabi", 1, 784),
+    ("Tariq", "Haddad", 0, 400),
+    ("Lina", "Nassar", 1, 422),
+)
+
+
+def seed_demo_teams(session: Session, now: datetime) -> int:
+    """Club riders and their teams; the demo rider joins Desert Falcons last, so her dashboard shows it."""
+    password_hash = session.exec(select(Account.password_hash).where(Account.email == DEMO_SHOPPER)).one()
+    riders = []
+    for first, last, gender, country in CLUB_RIDERS:
+        rider = Account(
+            email=f"{first}.{last.replace(' ', '')}@example.com".lower(),
+            firstname=first,
+            lastname=last,
+            gender=gender,
+            dob=date(1990, 1, 1),
+            country=country,
+            password_hash=password_hash,
+            email_verified=True,
+        )
+        session.add(rider)
+        riders.append(rider)
+    session.flush()
+    start = now - timedelta(days=120)
+    for number, (name, country, description, captain, count, public) in enumerate(DEMO_TEAMS):
+        created = start + timedelta(days=number * 7)
+        owner = riders[captain]
+        team = Team(
+            name=name,
+            name_key=teams.name_key(name),
+            description=description,
+            country=country,
+            owner_id=owner.id,
+            public=public,
+            created_at=created,
+        )
+        session.add(team)
+        session.flush()
+        members = [owner] + [riders[(captain + 1 + step) % len(riders)] for step in range(count)]
+        for order, member in enumerate(members):
+            joined = created + timedelta(hours=order)
+            session.add(TeamMembership(team_id=team.id, account_id=member.id, joined_at=joined))
+    falcons = session.exec(select(Team.id).where(Team.name == DEMO_TEAMS[0][0])).one()
+    rider_id = session.exec(select(Account.id).where(Account.email == DEMO_SHOPPER)).one()
+    session.add(TeamMembership(team_id=falcons, account_id=rider_id, joined_at=now - timedelta(days=2)))
+    session.commit()
+    return len(DEMO_TEAMS)
 
 
 def seed_demo_shop(session: Session) -> None:
@@ -428,6 +609,7 @@ def main() -> int:
         seed_demo_shop(session)
         seed_demo_reviews(session)
         seed_demo_import(session)
+        team_count = seed_demo_teams(session, now)
         events = seed_demo_events(session, now)
         windows = seed_demo_weigh_ins(session, events, now)
         tracks = seed_tracks(session)
@@ -435,8 +617,8 @@ def main() -> int:
         crown_winners(session, events)
         prizes = seed_demo_wallets(session, events, now)
     print(
-        f"Demo data written: demo accounts, {rides} rides, {len(events)} events ({windows} weigh-in "
-        f"windows), {tracks} tracks, {result_rows} result lines and {prizes} prize credits."
+        f"Demo data written: demo accounts, {rides} rides, {team_count} teams, {len(events)} events "
+        f"({windows} weigh-in windows), {tracks} tracks, {result_rows} result lines, {prizes} prize credits."
     )
     return 0
 

@@ -122,6 +122,7 @@ class Settings:
     results_service_url: str
     content_service_url: str
     content_service_key: str
+    team_events_url: str
     payments_api_base: str
     payments_secret_key: str
     payments_webhook_secret: str
@@ -185,6 +186,7 @@ def load_settings() -> Settings:
         results_service_url=_env("RESULTS_SERVICE_URL", ""),
         content_service_url=_env("CONTENT_SERVICE_URL", "").rstrip("/"),
         content_service_key=_env("CONTENT_SERVICE_KEY", DEMO_CONTENT_KEY),
+        team_events_url=_env("TEAM_EVENTS_URL", "").rstrip("/"),
         payments_api_base=_env("PAYMENTS_API_BASE", "").rstrip("/"),
         payments_secret_key=_env("PAYMENTS_SECRET_KEY", DEMO_PAYMENTS_KEY),
         payments_webhook_secret=_env("PAYMENTS_WEBHOOK_SECRET", DEMO_WEBHOOK_SECRET),
@@ -228,6 +230,8 @@ def load_settings() -> Settings:
         raise ValueError("DEFAULT_COUNTRY must be an ISO 3166 two-letter country code, such as AE")
     if settings.wallet_btc_network not in {"main", "test", "regtest", "signet"}:
         raise ValueError("WALLET_BTC_NETWORK must be main, test, regtest or signet")
+    if settings.team_events_url:
+        origin_of(settings.team_events_url)  # team cards link there: an http(s) address or nothing
     origin_of(settings.site_url)  # a SITE_URL that is no http(s) address stops the start here
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     return settings

@@ -17,7 +17,7 @@ from cycling_site.api.answers import (
 from cycling_site.api.deps import DB, OPTIONAL_SESSION, CurrentAccount, SentToken
 from cycling_site.api.errors import documented
 from cycling_site.messages import accounts as msg
-from cycling_site.services import accounts, countries, parental_consent
+from cycling_site.services import accounts, countries, parental_consent, teams
 from cycling_site.services.accounts import RegistrationForm
 
 router = APIRouter(prefix="/auth", tags=["auth"])
@@ -95,7 +95,7 @@ def login(body: LoginIn, request: Request, session: DB) -> LoginAnswer:
     if result.kind == "consent":
         handle = parental_consent.consent_handle(result.account)
         return LoginAnswer(data=ConsentNeeded(childUserId=handle, userAge=result.user_age))
-    user = accounts.profile(result.account)
+    user = accounts.profile(result.account, teams.header_team(session, result.account.id))
     return LoginAnswer(data=SignedIn(token=result.token, user=user, uuId=result.account.uuid))
 
 
@@ -131,5 +131,5 @@ def register(body: RegisterIn, session: DB) -> RegisterAnswer:
 
 
 @router.get("/profile", responses=documented(401, 503))
-def profile(account: CurrentAccount) -> Answer[UserProfile]:
-    return Answer[UserProfile](data=accounts.profile(account))
+def profile(account: CurrentAccount, session: DB) -> Answer[UserProfile]:
+    return Answer[UserProfile](data=accounts.profile(account, teams.header_team(session, account.id)))

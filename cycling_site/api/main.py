@@ -20,6 +20,7 @@ from cycling_site.api import (
     registrations,
     rider_profile,
     shop,
+    teams,
     third_party_import,
     verification,
     wallet,
@@ -59,5 +60,6 @@ api.include_router(third_party_import.router, prefix=API_PREFIX)
 api.include_router(weigh_ins.router, prefix=API_PREFIX)
 api.include_router(wallet.router, prefix=API_PREFIX)
 api.include_router(finance.router, prefix=API_PREFIX)
+api.include_router(teams.router, prefix=API_PREFIX)
 api.include_router(reference.router, prefix=API_PREFIX)
 api.include_router(reference.mobile_router)

@@ -3,13 +3,15 @@
 from fastapi import APIRouter, HTTPException, Request, UploadFile
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, Field
+from sqlmodel import Session
 
 from cycling_site.api.answers import AnswerWithMessage, Message, UserProfile, Verified
 from cycling_site.api.deps import DB, CurrentAccount, SentToken
 from cycling_site.api.errors import documented
 from cycling_site.messages import accounts as msg
 from cycling_site.messages import site as site_msg
-from cycling_site.services import accounts, profile
+from cycling_site.models import Account
+from cycling_site.services import accounts, profile, teams
 from cycling_site.services.codes import CodeError
 
 router = APIRouter(prefix="/auth", tags=["profile"])
@@ -44,6 +46,10 @@ def _client_address(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
+def _user(session: Session, account: Account) -> dict:
+    return accounts.profile(account, teams.header_team(session, account.id))
+
+
 @router.put("/profile", responses=documented(400, 401, 403, 413, 503))
 def update_profile(body: ProfileIn, account: CurrentAccount, session: DB) -> ProfileAnswer:
     form = profile.ProfileForm(
@@ -57,7 +63,7 @@ def update_profile(body: ProfileIn, account: CurrentAccount, session: DB) -> Pro
         dob=body.dob,
     )
     updated = profile.update_profile(session, account, form)
-    return ProfileAnswer(message=msg.PROFILE_UPDATED, data=accounts.profile(updated))
+    return ProfileAnswer(message=msg.PROFILE_UPDATED, data=_user(session, updated))
 
 
 @router.post("/avatar", responses=documented(400, 401, 403, 413, 503))
@@ -67,13 +73,13 @@ async def upload_avatar(
     """Multipart field `avatar`; checked by content, never by its name or declared type."""
     data = await avatar.read(profile.AVATAR_MAX_BYTES + 1) if avatar else b""
     updated = profile.store_avatar(session, account, data)
-    return ProfileAnswer(message=msg.AVATAR_UPDATED, data=accounts.profile(updated))
+    return ProfileAnswer(message=msg.AVATAR_UPDATED, data=_user(session, updated))
 
 
 @router.delete("/avatar", responses=documented(400, 401, 403, 413, 503))
 def remove_avatar(account: CurrentAccount, session: DB) -> ProfileAnswer:
     updated = profile.remove_avatar(session, account)
-    return ProfileAnswer(message=msg.AVATAR_REMOVED, data=accounts.profile(updated))
+    return ProfileAnswer(message=msg.AVATAR_REMOVED, data=_user(session, updated))
 
 
 @router.get(

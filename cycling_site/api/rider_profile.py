@@ -12,7 +12,7 @@ from cycling_site.api.errors import documented
 from cycling_site.clients import activity
 from cycling_site.local_time import local
 from cycling_site.models.common import utcnow
-from cycling_site.services import rider_profile, weigh_ins
+from cycling_site.services import rider_profile, teams, weigh_ins
 
 router = APIRouter(prefix="/auth", tags=["rider dashboard"])
 
@@ -106,5 +106,6 @@ async def default_data(account: CurrentAccount, session: DB) -> Answer[RiderDefa
         overall = None
     now = utcnow()
     owed = weigh_ins.items(session, account, now)
-    data = rider_profile.default_data(account, overall, local(now).date(), owed)
+    team = teams.header_team(session, account.id)
+    data = rider_profile.default_data(account, overall, local(now).date(), owed, team)
     return Answer[RiderDefaultData](data=data)

@@ -13,6 +13,7 @@ from cycling_site.models.pre_verification import PreVerification
 from cycling_site.models.race_control import ReviewDecision, ReviewKind, ReviewStatus
 from cycling_site.models.sessions import RevokedSession, UsedHumanCheck
 from cycling_site.models.shop import GemOrder, OrderStatus, OwnedItem
+from cycling_site.models.teams import Team, TeamMembership
 from cycling_site.models.third_party_import import ImportStatus, ThirdPartyImport
 from cycling_site.models.wallet import (
     PrizeCredit,
@@ -51,6 +52,8 @@ __all__ = [
     "RiderFile",
     "Role",
     "Subscriber",
+    "Team",
+    "TeamMembership",
     "ThirdPartyImport",
     "Track",
     "UsedHumanCheck",

@@ -51,7 +51,6 @@ class Account(SQLModel, table=True):
     marketing_consent: bool = Field(default=False)
     avatar: str | None = Field(default=None, max_length=255)
     jersey: str = Field(default="jersey-red.svg", max_length=100)
-    team: str | None = Field(default=None, max_length=100)
     verification_status: str = Field(default=VerificationStatus.not_submitted, max_length=20)
     # Game figures (PlayerPersonalStruct / PlayerProfileStruct): level, functional threshold power, category.
     level: int = Field(default=1)

@@ -20,6 +20,7 @@ from cycling_site.pages import (
     registration,
     results,
     site,
+    teams,
     tracks,
     verification,
     wallet,
@@ -47,6 +48,7 @@ from cycling_site.state.results import ResultsState
 from cycling_site.state.session import SessionState
 from cycling_site.state.shop import ShopState
 from cycling_site.state.site import SiteState
+from cycling_site.state.teams import TeamsState
 from cycling_site.state.tracks import TracksState
 from cycling_site.state.verification import VerifyLinkState, VerifyOtpState
 from cycling_site.state.wallet import WalletState, WithdrawalState
@@ -89,6 +91,8 @@ BUILT = {
     "wallet-verification-request": (wallet.verification_request_page, [WalletState.load]),
     "withdrawal": (wallet.withdrawal_page, [WithdrawalState.open_form]),
     "finance": (finance.finance_page, [FinanceState.load]),
+    "teams": (teams.teams_page, [TeamsState.load_public]),
+    "my_teams": (teams.my_teams_page, [TeamsState.load_mine]),
 }
 
 

@@ -14,7 +14,7 @@ from cycling_site.db import get_session
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, AccountCode, Connection, OAuthState, OutboxMessage
 from cycling_site.models.accounts import DEFAULT_GENDER
-from cycling_site.services import human_check, rate_limit, tokens, verification
+from cycling_site.services import human_check, rate_limit, teams, tokens, verification
 from cycling_site.services.countries import default_country_id, is_country
 from cycling_site.services.validation import FormErrors, TooManyAttempts, has_nul, normalize_email
 
@@ -324,8 +324,9 @@ def logout(session: Session, token: str) -> bool:
     return tokens.revoke_session(session, token)
 
 
-def profile(account: Account) -> dict:
-    """The User entity of spec 2 section 3, as the API answers it."""
+def profile(account: Account, team: str | None = None) -> dict:
+    """The User entity of spec 2 section 3, as the API answers it; `team` is the team shown with the rider
+    (services.teams.header_team)."""
     return {
         "id": account.id,
         "uuId": account.uuid,
@@ -345,7 +346,7 @@ def profile(account: Account) -> dict:
         "IsAllowedToSendMarketingEmails": account.marketing_consent,
         "avatar": account.avatar,
         "jersey": account.jersey,
-        "team": account.team,
+        "team": team,
         "role": account.role,
         "src_verification_status": account.verification_status,
     }
@@ -368,6 +369,7 @@ def erase_personal_data(session: Session, account: Account) -> str | None:
         session.delete(message)
     session.exec(delete(Connection).where(Connection.account_id == account.id))
     session.exec(delete(OAuthState).where(OAuthState.account_id == account.id))
+    teams.remove_rider(session, account)
     # Unused codes die with the account (codes.check refuses deleted accounts); only their address goes.
     for row in session.exec(select(AccountCode).where(AccountCode.account_id == account.id)):
         row.sent_to = None
@@ -382,7 +384,6 @@ def erase_personal_data(session: Session, account: Account) -> str | None:
     account.height = Account.model_fields["height"].default
     account.parent_email = None
     account.avatar = None
-    account.team = None
     account.marketing_consent = False
     account.password_hash = UNUSABLE_PASSWORD_HASH
     account.deleted_at = now

@@ -18,10 +18,15 @@ def gender_label(gender: int) -> str:
 
 
 def default_data(
-    account: Account, overall_graph: dict | None, today: date, weight_submissions: list[dict] | None = None
+    account: Account,
+    overall_graph: dict | None,
+    today: date,
+    weight_submissions: list[dict] | None = None,
+    team: str | None = None,
 ) -> dict:
     """Shaped as the game's PlayerData structs, as the original dashboard reads them. `weight_submissions` are
-    the weigh-ins the rider owes (services.weigh_ins.items)."""
+    the weigh-ins the rider owes (services.weigh_ins.items); `team` the team shown with the rider
+    (services.teams.header_team)."""
     return {
         "user": {
             "uuId": account.uuid,
@@ -29,7 +34,7 @@ def default_data(
             "country": account.country,
             "countryCode": countries.country_alpha2(account.country).lower(),
             "countryName": countries.country_name(account.country),
-            "team": account.team,
+            "team": team,
             "age": age(account.dob, today),
             "isKid": account.is_kid,
             "src_verification_status": account.verification_status,

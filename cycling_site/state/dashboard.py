@@ -16,7 +16,7 @@ from cycling_site.local_time import local
 from cycling_site.messages import activities as msg
 from cycling_site.models.accounts import VerificationStatus
 from cycling_site.models.common import utcnow
-from cycling_site.services import pre_verification, rider_profile
+from cycling_site.services import pre_verification, rider_profile, teams
 from cycling_site.services import third_party_import as imports
 from cycling_site.state import ride_format
 from cycling_site.state.hashes import show_hash
@@ -236,7 +236,8 @@ class DashboardState(rx.State):
         fragment = self.router.url.fragment
         self.tab = tab_for(fragment, account.is_kid)
         overall = await self._fetch_overall(account.uuid)
-        self._fill_header(rider_profile.default_data(account, overall, self._today()))
+        team = teams.header_team(rider.db, account.id)
+        self._fill_header(rider_profile.default_data(account, overall, self._today(), team=team))
         self.verification_status = account.verification_status
         self.verification_reason = pre_verification.rejection_reason(rider.db, account)
         self.verification_alert_closed = False

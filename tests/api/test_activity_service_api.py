@@ -13,7 +13,8 @@ from cycling_site.embedded.activity import rides
 from cycling_site.embedded.activity import service as activity_service
 from cycling_site.embedded.activity.models import Ride
 from cycling_site.models import Role
-from cycling_site.services import accounts
+from cycling_site.services import accounts, teams
+from cycling_site.services.teams import TeamForm
 from cycling_site.settings import settings
 from cycling_site.wire import activity as activity_wire
 from cycling_site.wire.activity import seal
@@ -223,9 +224,8 @@ def test_progress_routes(client, session, rider):
 
 
 def test_default_data_for_the_rider_profile(client, session, make_account):
-    rider = make_account(
-        ftp=280, level=12, category_id=2, team="Desert Falcons", verification_status="approved"
-    )
+    rider = make_account(ftp=280, level=12, category_id=2, verification_status="approved")
+    teams.create(session, rider, TeamForm("Desert Falcons"))
     add_ride(session, rider.uuid, small_fit(START, watts=310, seconds=300), weight=rider.weight)
     response = client.post("/api/auth/get-default-data-for-rider-profile", headers=bearer(sign_in(client)))
     data = response.json()["data"]

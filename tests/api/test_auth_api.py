@@ -15,8 +15,9 @@ from cycling_site.api.middleware import MAX_REQUEST_BYTES, SiteMiddleware
 from cycling_site.messages import accounts as msg
 from cycling_site.messages import site as site_msg
 from cycling_site.models import Account, OutboxMessage
-from cycling_site.services import parental_consent, tokens
+from cycling_site.services import parental_consent, teams, tokens
 from cycling_site.services.accounts import NAME_MAX
+from cycling_site.services.teams import TeamForm
 from cycling_site.services.tokens import TOKEN_COOKIE
 from tests.unit.conftest import DEMO_PASSWORD, count, solve_payload
 
@@ -228,8 +229,9 @@ def test_profile_needs_a_session(client):
     assert response.json() == {"status": False, "message": msg.SESSION_EXPIRED}
 
 
-def test_profile_with_bearer_token(client, make_account):
-    account = make_account(team="Desert Falcons")
+def test_profile_with_bearer_token(client, session, make_account):
+    account = make_account()
+    teams.create(session, account, TeamForm("Desert Falcons"))
     token = sign_in(client)
     response = client.get(PROFILE, headers={"Authorization": f"Bearer {token}"})
     assert response.status_code == 200

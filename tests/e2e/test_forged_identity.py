@@ -34,6 +34,8 @@ from cycling_site.models import (
     Registration,
     ReviewDecision,
     RiderFile,
+    Team,
+    TeamMembership,
     ThirdPartyImport,
     WeightSubmission,
 )
@@ -64,6 +66,7 @@ B_IMPORT_LINK = "https://www.strava.com/athletes/quillfeather-imports"
 B_WALLET = "bc1qquillfeatherzenobiawalletb0000000000"
 B_BINANCE = "quillfeather.binance@example.com"
 B_SATOSHI = 7_654_321
+B_TEAM = "Victim B Wheelers"  # a public team: its name is no secret
 PARALLEL_CONNECTIONS = 6
 UPDATE_VARS_STATE = UpdateVarsInternalState.get_full_name()
 
@@ -78,6 +81,7 @@ class Victim:
     event_id: int
     fit_sample: str
     order_id: str
+    team_id: int
 
     @property
     def secrets(self) -> list[str]:
@@ -203,11 +207,16 @@ def _victim(db: Session) -> Victim:
         )
     )
     db.add(WithdrawalMonth(account_id=rider.id, month=f"{datetime.now(UTC):%Y-%m}", used=1))
+    # B owns a public team and rides for it.
+    team = Team(name=B_TEAM, name_key=B_TEAM.lower(), description="B's own", country="AE", owner_id=rider.id)
+    db.add(team)
+    db.flush()
+    db.add(TeamMembership(team_id=team.id, account_id=rider.id))
     db.commit()
     # A run of the original file's bytes, as a download would carry it (base64, 3-byte aligned).
     sample = base64.b64encode(fit[300:360]).decode()
     ids = (rider.id, rider.uuid, rider.email, ride.file_id, rider_file.id, event.id)
-    return Victim(*ids, sample, B_GEM_ORDER)
+    return Victim(*ids, sample, B_GEM_ORDER, team.id)
 
 
 def _snapshot(db: Session, victim: Victim) -> dict:
@@ -235,6 +244,8 @@ def _snapshot(db: Session, victim: Victim) -> dict:
         "wallet verifications": rows(WalletVerification, WalletVerification.account_id == victim.account_id),
         "withdrawals": rows(Withdrawal, Withdrawal.account_id == victim.account_id),
         "withdrawal months": rows(WithdrawalMonth, WithdrawalMonth.account_id == victim.account_id),
+        "teams": rows(Team, Team.owner_id == victim.account_id),
+        "team memberships": rows(TeamMembership, TeamMembership.account_id == victim.account_id),
     }
 
 
@@ -346,6 +357,7 @@ def _argument(name: str, annotation, victim: Victim, state: type):
         "order_id": victim.order_id,
         "item_id": "frame-falcon-aero",
         "bundle_id": "gems-100",
+        "team_id": str(victim.team_id),
     }.get(name, victim.uuid)
 
 

@@ -9,11 +9,21 @@ from PIL import Image
 from sqlmodel import Session, select
 
 from cycling_site.messages import accounts as msg
-from cycling_site.models import Account, AccountCode, CodePurpose, Connection, OAuthState, OutboxMessage, Role
-from cycling_site.services import accounts, codes, profile, tokens
+from cycling_site.models import (
+    Account,
+    AccountCode,
+    CodePurpose,
+    Connection,
+    OAuthState,
+    OutboxMessage,
+    Role,
+    Team,
+)
+from cycling_site.services import accounts, codes, profile, teams, tokens
 from cycling_site.services.accounts import FormErrors, TooManyAttempts, password_matches
 from cycling_site.services.codes import CodeError
 from cycling_site.services.profile import ProfileForm
+from cycling_site.services.teams import TeamForm
 from cycling_site.settings import settings
 from tests.unit.conftest import DEMO_PASSWORD, count
 
@@ -429,7 +439,8 @@ def test_kid_deletion_is_confirmed_by_the_parent(session, make_account):
 
 
 def test_confirmation_anonymises_the_account(session, make_account):
-    account = make_account(team="Desert Falcons", marketing_consent=True, parent_email="mum@example.com")
+    account = make_account(marketing_consent=True, parent_email="mum@example.com")
+    own_team = teams.create(session, account, TeamForm("Desert Falcons"))
     profile.store_avatar(session, account, image_bytes())
     avatar_path = settings.data_dir / stored_row(session, account).avatar
     session.add(Connection(account_id=account.id, network="strava", access_token="secret"))
@@ -452,7 +463,9 @@ def test_confirmation_anonymises_the_account(session, make_account):
     assert "rider" not in row.email
     assert (row.firstname, row.lastname) != ("Layla", "Haddad")
     assert row.dob == date(1900, 1, 1)
-    assert (row.avatar, row.team, row.parent_email, row.marketing_consent) == (None, None, None, False)
+    assert (row.avatar, row.parent_email, row.marketing_consent) == (None, None, False)
+    # The team it rode for alone is closed.
+    assert session.get(Team, own_team.id) is None and teams.header_team(session, account.id) is None
     assert not password_matches(row, DEMO_PASSWORD)
     assert not avatar_path.exists()
     assert session.exec(select(Connection).where(Connection.account_id == account.id)).all() == []

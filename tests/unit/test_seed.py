@@ -21,10 +21,11 @@ from cycling_site.seed import (
     seed_demo_reviews,
     seed_demo_rides,
     seed_demo_shop,
+    seed_demo_teams,
     seed_demo_wallets,
     seed_demo_weigh_ins,
 )
-from cycling_site.services import finance, ledger, wallet, weigh_ins
+from cycling_site.services import finance, ledger, teams, wallet, weigh_ins
 from cycling_site.services import third_party_import as imports
 from cycling_site.services.accounts import login
 from cycling_site.services.shop_catalogue import ITEMS_BY_ID
@@ -183,3 +184,15 @@ def test_the_demo_wallets_show_prizes_withdrawals_and_work_for_finance(session, 
         "0.004800",
         "0.012500",
     ]
+
+
+def test_the_demo_teams_fill_two_pages_and_the_demo_rider_rides_for_desert_falcons(session, seeded):
+    assert seed_demo_teams(session, utcnow()) == 14
+    first, second = teams.public_teams(session, 1), teams.public_teams(session, 2)
+    assert (first.total_pages, first.total_count, len(second.teams)) == (2, 13, 3)
+    assert all(card.description and card.member_count >= 2 for card in first.teams + second.teams)
+    assert {card.country for card in first.teams + second.teams} == {"AE", "SA", "OM", "QA", "BH", "KW", ""}
+    rider = seeded["rider@example.com"]
+    assert teams.header_team(session, rider.id) == "Desert Falcons"
+    assert teams.rider_teams(session, rider, owned=False).total_count == 1
+    assert teams.rider_teams(session, rider, owned=True).total_count == 0

@@ -142,7 +142,10 @@ def test_allowed_origins_are_the_sites_own(monkeypatch, tmp_path, env, origins):
     assert load_settings().allowed_origins == origins
 
 
-@pytest.mark.parametrize("env", [{"SITE_URL": "ride.example.com"}, {"EXTRA_ORIGINS": "*"}])
+@pytest.mark.parametrize(
+    "env",
+    [{"SITE_URL": "ride.example.com"}, {"EXTRA_ORIGINS": "*"}, {"TEAM_EVENTS_URL": "javascript:alert(1)"}],
+)
 def test_an_origin_that_is_no_http_address_stops_the_start(monkeypatch, tmp_path, env):
     monkeypatch.setenv("DATA_DIR", str(tmp_path))
     for name, value in env.items():

@@ -1,0 +1,198 @@
+"""Public teams (/teams) and the rider's own (/my-teams), spec 2 section 2, with what riders expect beyond
+it: creating a team, joining and leaving one.
+
+Who acts is the verified session's rider (`rider_action`); a visitor sees the public list and, on
+/my-teams, a sign-in prompt. Both pages share one state: the view says which list is shown."""
+
+import logging
+
+import reflex as rx
+from sqlalchemy.exc import SQLAlchemyError
+
+from cycling_site.db import get_session
+from cycling_site.messages import teams as msg
+from cycling_site.models import Account
+from cycling_site.services import teams
+from cycling_site.services.teams import TeamForm, TeamPage
+from cycling_site.services.validation import FormErrors
+from cycling_site.settings import settings
+from cycling_site.state.session import Rider, rider_action, signed_in_account
+
+PAGE_WINDOW = 2
+PUBLIC, JOINED, OWNED = "public", "joined", "owned"
+_log = logging.getLogger(__name__)
+
+
+def page_window(current: int, last: int) -> list[int]:
+    """The spec's pagination: up to two page numbers either side of the current one."""
+    return list(range(max(1, current - PAGE_WINDOW), min(last, current + PAGE_WINDOW) + 1))
+
+
+def card(team: teams.TeamCard, rider_id: int | None, member_of: set[int]) -> dict[str, str]:
+    """One team as its card shows it."""
+    base = settings.team_events_url
+    return {
+        "id": str(team.team_id),
+        "name": team.name,
+        "description": team.description,
+        "country": team.country.lower(),
+        "country_name": teams.country_name(team.country),
+        "members": str(team.member_count),
+        "link": f"{base}/{team.team_id}" if base else "",
+        "owner": "yes" if rider_id is not None and team.owner_id == rider_id else "",
+        "member": "yes" if team.team_id in member_of else "",
+    }
+
+
+class TeamsState(rx.State):
+    view: str = PUBLIC
+    teams: list[dict[str, str]] = []
+    loading: bool = True
+    load_error: str = ""
+    current_page: int = 1
+    last_page: int = 1
+    total: int = 0
+    # The rider as this state last read the verified session (a visitor sees the sign-in prompts).
+    rider_known: bool = False
+    acting_on: str = ""
+    create_open: bool = False
+    creating: bool = False
+    create_errors: dict[str, str] = {}
+
+    @rx.var
+    def pages(self) -> list[int]:
+        return page_window(self.current_page, self.last_page)
+
+    @rx.var
+    def country_options(self) -> list[list[str]]:
+        return [["", msg.NO_COUNTRY], *([code, name] for code, name in teams.country_choices())]
+
+    def _read(self, account: Account | None, page: int) -> None:
+        """Fills the list of the current view; the page says so when the database cannot be read."""
+        self.load_error = ""
+        self.rider_known = account is not None
+        try:
+            with get_session() as db:
+                if self.view == PUBLIC:
+                    found = teams.public_teams(db, page)
+                elif account is None:
+                    found = TeamPage([], 1, 0, teams.PER_PAGE, 0)
+                else:
+                    found = teams.rider_teams(db, account, self.view == OWNED, page)
+                ids = [team.team_id for team in found.teams]
+                member_of = teams.memberships(db, account.id, ids) if account is not None else set()
+        except SQLAlchemyError:
+            _log.exception("The teams could not be read")
+            self.load_error = msg.LOAD_FAILED
+            found, member_of = TeamPage([], 1, 0, teams.PER_PAGE, 0), set()
+        rider_id = account.id if account is not None else None
+        self.teams = [card(team, rider_id, member_of) for team in found.teams]
+        self.current_page = found.page
+        self.last_page = max(found.total_pages, 1)
+        self.total = found.total_count
+        self.loading = False
+
+    async def _reload(self, page: int) -> None:
+        with get_session() as db:
+            account = await signed_in_account(self, db)
+        self._read(account, page)
+
+    @rx.event
+    async def load_public(self):
+        self.view = PUBLIC
+        self.loading = True
+        self.create_open = False
+        yield
+        await self._reload(1)
+
+    @rx.event
+    async def load_mine(self):
+        """Joined Teams first (spec); a visitor is asked to sign in."""
+        self.view = JOINED
+        self.loading = True
+        self.create_open = False
+        yield
+        await self._reload(1)
+
+    @rx.event
+    async def show_tab(self, tab: str):
+        if tab not in (JOINED, OWNED) or tab == self.view:
+            return
+        self.view = tab
+        self.loading = True
+        yield
+        await self._reload(1)
+
+    @rx.event
+    async def go_to_page(self, page: int):
+        try:
+            wanted = int(page)
+        except (TypeError, ValueError):
+            return
+        await self._reload(wanted)
+
+    @rx.event
+    @rider_action()
+    async def join(self, rider: Rider, team_id: str):
+        if self.acting_on:
+            return
+        self.acting_on = str(team_id)
+        yield
+        try:
+            team = teams.join(rider.db, rider.account, team_id)
+            outcome = rx.toast.success(msg.TEAM_JOINED.format(name=team.name), id="team-joined")
+        except FormErrors as exc:
+            outcome = rx.toast.error(next(iter(exc.errors.values())), id="team-error")
+        except SQLAlchemyError:
+            _log.exception("The team could not be joined")
+            rider.db.rollback()
+            outcome = rx.toast.error(msg.ACTION_FAILED, id="team-error")
+        self.acting_on = ""
+        self._read(rider.account, self.current_page)
+        yield outcome
+
+    @rx.event
+    @rider_action()
+    async def leave(self, rider: Rider, team_id: str):
+        if self.acting_on:
+            return
+        self.acting_on = str(team_id)
+        yield
+        try:
+            team, closed = teams.leave(rider.db, rider.account, team_id)
+            text = (msg.TEAM_CLOSED if closed else msg.TEAM_LEFT).format(name=team.name)
+            outcome = rx.toast.success(text, id="team-left")
+        except FormErrors as exc:
+            outcome = rx.toast.error(next(iter(exc.errors.values())), id="team-error")
+        except SQLAlchemyError:
+            _log.exception("The team could not be left")
+            rider.db.rollback()
+            outcome = rx.toast.error(msg.ACTION_FAILED, id="team-error")
+        self.acting_on = ""
+        self._read(rider.account, self.current_page)
+        yield outcome
+
+    @rx.event
+    def set_create_open(self, is_open: bool) -> None:
+        if self.creating:
+            return
+        self.create_open = bool(is_open)
+        self.create_errors = {}
+
+    @rx.event
+    @rider_action(busy="creating", errors="create_errors")
+    async def create(self, rider: Rider, form: dict):
+        """Bad input keeps the dialog open with its messages; a new team opens the rider's owned teams."""
+        values = {key: str(form.get(key, "") or "") for key in ("name", "description", "country")}
+        try:
+            team = teams.create(rider.db, rider.account, TeamForm(**values))
+        except SQLAlchemyError:
+            _log.exception("The team could not be created")
+            rider.db.rollback()
+            self.create_errors = {"form": msg.ACTION_FAILED}
+            return
+        self.create_open = False
+        if self.view != PUBLIC:
+            self.view = OWNED
+        self._read(rider.account, 1)
+        yield rx.toast.success(msg.TEAM_CREATED.format(name=team.name), id="team-created")
