@@ -17,6 +17,7 @@ from cycling_site.services.teams import TeamForm, TeamPage
 from cycling_site.services.validation import FormErrors
 from cycling_site.settings import settings
 from cycling_site.state.session import Rider, rider_action, signed_in_account
+from cycling_site.state.site_messages import display, errors_popup
 
 PAGE_WINDOW = 2
 PUBLIC, JOINED, OWNED = "public", "joined", "owned"
@@ -134,15 +135,16 @@ class TeamsState(rx.State):
     @rx.event
     @rider_action()
     async def join(self, rider: Rider, team_id: str):
+        """A refusal (already a member, a private or closed team) shows in the site's errors pop-up."""
         if self.acting_on:
             return
         self.acting_on = str(team_id)
         yield
         try:
             team = teams.join(rider.db, rider.account, team_id)
-            outcome = rx.toast.success(msg.TEAM_JOINED.format(name=team.name), id="team-joined")
-        except FormErrors as exc:
-            outcome = rx.toast.error(next(iter(exc.errors.values())), id="team-error")
+            outcome = display(msg.TEAM_JOINED.format(name=team.name), id="team-joined")
+        except FormErrors as refusal:
+            outcome = errors_popup(refusal)
         except SQLAlchemyError:
             _log.exception("The team could not be joined")
             rider.db.rollback()
@@ -161,9 +163,9 @@ class TeamsState(rx.State):
         try:
             team, closed = teams.leave(rider.db, rider.account, team_id)
             text = (msg.TEAM_CLOSED if closed else msg.TEAM_LEFT).format(name=team.name)
-            outcome = rx.toast.success(text, id="team-left")
-        except FormErrors as exc:
-            outcome = rx.toast.error(next(iter(exc.errors.values())), id="team-error")
+            outcome = display(text, id="team-left")
+        except FormErrors as refusal:
+            outcome = errors_popup(refusal)
         except SQLAlchemyError:
             _log.exception("The team could not be left")
             rider.db.rollback()
@@ -195,4 +197,4 @@ class TeamsState(rx.State):
         if self.view != PUBLIC:
             self.view = OWNED
         self._read(rider.account, 1)
-        yield rx.toast.success(msg.TEAM_CREATED.format(name=team.name), id="team-created")
+        yield display(msg.TEAM_CREATED.format(name=team.name), id="team-created")

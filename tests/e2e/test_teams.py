@@ -7,6 +7,7 @@ import uuid
 from playwright.sync_api import Page, expect
 from sqlmodel import col, select, update
 
+from cycling_site.messages import site as site_msg
 from cycling_site.messages import teams as msg
 from cycling_site.models import Team, TeamMembership
 from cycling_site.models.teams import NAME_MAX
@@ -104,6 +105,7 @@ def test_a_rider_joins_a_team_the_dashboard_follows_and_a_second_join_is_refused
     expect(card.locator(".team-member-count")).to_have_text("2")
     # A second tab, opened before the join, still offers Join.
     other = page.context.new_page()
+    other.clock.install()
     other.goto("/teams")
     expect(_card(other, "Al Ain Oasis Riders").locator(".team-join")).to_be_visible()
 
@@ -113,9 +115,16 @@ def test_a_rider_joins_a_team_the_dashboard_follows_and_a_second_join_is_refused
     expect(card.locator(".team-joined")).to_have_text(msg.JOINED)
     expect(card.locator(".team-leave")).to_be_visible()
 
+    # The refusal is the site's errors pop-up: one paragraph per error, the support line, gone after 10 s.
     _card(other, "Al Ain Oasis Riders").locator(".team-join").click()
-    expect(other.get_by_text(msg.ALREADY_MEMBER)).to_be_visible()
+    popup = other.get_by_role("dialog", name=site_msg.ERRORS_POPUP_TITLE)
+    expect(popup.locator("#errors-popup-errors p")).to_have_text([msg.ALREADY_MEMBER])
+    expect(popup).to_contain_text(site_msg.ERRORS_POPUP_SUPPORT.format(email="support@example.com"))
     expect(_card(other, "Al Ain Oasis Riders").locator(".team-leave")).to_be_visible()
+    other.clock.fast_forward("00:09")
+    expect(popup).to_be_visible()
+    other.clock.fast_forward("00:02")
+    expect(popup).to_have_count(0)
     assert _members(db, "Al Ain Oasis Riders") == 3
     other.close()
 
