@@ -22,6 +22,9 @@ LONG = 4000
 
 class NetworkIn(BaseModel):
     network: str = Field(default="", max_length=SHORT)
+    terms_accepted: bool = Field(
+        default=False, description="The rider accepted the app's terms page (required for AnalogX)"
+    )
 
 
 class CallbackIn(BaseModel):
@@ -52,6 +55,7 @@ class ConnectionStatus(AnswerModel):
     connected: bool
     externalUser: str = Field(description="The rider's name in the app; empty when not connected")
     connectedAt: str | None = Field(description="ISO 8601 date and time, UTC; null when not connected")
+    termsPage: str = Field(description="The site's page with the app's terms to accept first; empty if none")
 
 
 class Connected(AnswerModel):
@@ -73,6 +77,7 @@ def _status(item: NetworkStatus) -> ConnectionStatus:
         connected=item.connected,
         externalUser=item.external_user,
         connectedAt=item.connected_at.isoformat() if item.connected_at else None,
+        termsPage=item.terms_page,
     )
 
 
@@ -91,7 +96,7 @@ def list_connections(account: CurrentAccount, session: DB) -> Answer[list[Connec
 @router.post("/oauth/authorize/code", responses=documented(400, 401, 403, 413, 503))
 async def authorize(body: NetworkIn, account: CurrentAccount, session: DB) -> Answer[Link]:
     """Answers the app's authorization URL (with a fresh single-use state) to send the rider to."""
-    url = await connections.authorization_url(session, account, body.network)
+    url = await connections.authorization_url(session, account, body.network, body.terms_accepted)
     return Answer[Link](data=Link(url=url))
 
 

@@ -10,6 +10,10 @@ XERT_HINT = "Xert links with your Xert username and password."
 NO_APPS = "No apps can be connected right now."
 NOT_CONNECTED_LABEL = "Not connected"
 CONNECTED_LABEL = "Connected"
+# The AnalogX terms page (/analogx-terms), read before the rider is sent to AnalogX.
+TERMS_REQUIRED = "Please accept the {name} terms to connect {name}."
+TERMS_ACCEPT = "I have read and accept the AnalogX terms"
+TERMS_CONNECT = "Accept and connect AnalogX"
 
 
 def connected_as(user: str) -> str:

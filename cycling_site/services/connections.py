@@ -22,6 +22,8 @@ from cycling_site.settings import PASSWORD_GRANT_NETWORKS, settings
 from cycling_site.wire.oauth import NETWORK_NAMES, redirect_uri
 
 STAFF_ONLY_NETWORKS = frozenset({"whoop"})
+# Apps whose terms the rider accepts on the site's terms page before being sent to them (spec 2 section 7).
+TERMS_PAGES = {"analogx": "/analogx-terms"}
 STATE_LIFETIME = timedelta(minutes=10)
 STATE_MAX = 64
 CALLBACK_FIELD_MAX = 4000
@@ -44,6 +46,7 @@ class NetworkStatus:
     connected: bool
     external_user: str
     connected_at: datetime | None
+    terms_page: str
 
 
 def _aware(moment: datetime) -> datetime:
@@ -85,6 +88,7 @@ def statuses(session: Session, account: Account) -> list[NetworkStatus]:
             connected=network in rows,
             external_user=rows[network].external_user if network in rows else "",
             connected_at=_aware(rows[network].created_at) if network in rows else None,
+            terms_page=TERMS_PAGES.get(network, ""),
         )
         for network in offered_networks(account)
     ]
@@ -97,9 +101,14 @@ def _oauth_network(account: Account, network: str) -> str:
     return network
 
 
-async def authorization_url(session: Session, account: Account, network: str) -> str:
-    """Where to send the rider to allow the link, with a fresh single-use state."""
+async def authorization_url(
+    session: Session, account: Account, network: str, terms_accepted: bool = False
+) -> str:
+    """Where to send the rider to allow the link, with a fresh single-use state. An app with a terms page
+    (AnalogX) is not linked until the rider accepts its terms."""
     network = _oauth_network(account, network)
+    if network in TERMS_PAGES and not terms_accepted:
+        raise FormErrors({"terms": msg.TERMS_REQUIRED.format(name=NETWORK_NAMES[network])})
     now = datetime.now(UTC)
     session.exec(delete(OAuthState).where(OAuthState.expires_at < now))
     state = secrets.token_urlsafe(32)

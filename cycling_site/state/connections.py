@@ -12,6 +12,7 @@ from cycling_site.routes import path_of
 from cycling_site.services import connections
 from cycling_site.services.accounts import FormErrors
 from cycling_site.services.connections import NETWORK_NAMES
+from cycling_site.services.validation import checkbox_on
 from cycling_site.state.session import Rider, login_url, rider_action, signed_in_account
 from cycling_site.state.site_messages import display
 
@@ -25,6 +26,7 @@ class AppCard:
     uses_password: bool
     connected: bool
     external_user: str
+    terms_page: str
 
 
 class ConnectionsState(rx.State):
@@ -35,6 +37,8 @@ class ConnectionsState(rx.State):
     confirming: str = ""
     xert_errors: dict[str, str] = {}
     xert_submitting: bool = False
+    terms_errors: dict[str, str] = {}
+    terms_submitting: bool = False
 
     @rx.var
     def confirming_name(self) -> str:
@@ -46,7 +50,14 @@ class ConnectionsState(rx.State):
 
     def _refresh(self, rider: Rider) -> None:
         self.apps = [
-            AppCard(item.network, item.name, item.uses_password, item.connected, item.external_user)
+            AppCard(
+                item.network,
+                item.name,
+                item.uses_password,
+                item.connected,
+                item.external_user,
+                item.terms_page,
+            )
             for item in connections.statuses(rider.db, rider.account)
         ]
         self.loaded = True
@@ -64,16 +75,28 @@ class ConnectionsState(rx.State):
     @rx.event
     @rider_action(errors="error")
     async def connect(self, rider: Rider, network: str):
-        """Sends the rider to the app's authorization page (a full page load: it is another site)."""
+        """Sends the rider to the app's authorization page."""
         self.busy = network
         yield
         try:
             url = await connections.authorization_url(rider.db, rider.account, network)
         finally:
             self.busy = ""
+        yield await self._send_to_app(url)
+
+    @rx.event
+    @rider_action(busy="terms_submitting", errors="terms_errors")
+    async def accept_terms(self, rider: Rider, form_data: dict):
+        """The AnalogX terms page's form: accepted on the server, then on to AnalogX."""
+        accepted = checkbox_on(form_data.get("terms"))
+        url = await connections.authorization_url(rider.db, rider.account, "analogx", accepted)
+        yield await self._send_to_app(url)
+
+    async def _send_to_app(self, url: str) -> rx.event.EventSpec:
+        """A full page load to the app's authorization page (another site)."""
         # The callback page must not open on an earlier attempt's error.
         (await self.get_state(OAuthCallbackState)).failed = False
-        yield rx.call_script(f"window.location.assign({json.dumps(url)})")
+        return rx.call_script(f"window.location.assign({json.dumps(url)})")
 
     @rx.event
     def ask_disconnect(self, network: str) -> None:

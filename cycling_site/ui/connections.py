@@ -59,20 +59,30 @@ def _action(app: AppCard) -> rx.Component:
         rx.cond(
             app.uses_password,
             rx.fragment(),
-            rx.button(
-                "Connect",
-                on_click=ConnectionsState.connect(app.network),
-                size="3",
-                loading=busy,
-                disabled=ConnectionsState.busy != "",
-                background=COLOR["accent"],
-                color="white",
-                font_weight="700",
-                cursor="pointer",
-                _hover={"background": COLOR["accent_dark"]},
-                aria_label=f"Connect {app.name}",
+            rx.cond(
+                app.terms_page != "",
+                # AnalogX: its terms page first, which sends the rider on once they are accepted.
+                _connect_button(
+                    app, rx.link("Connect", href=app.terms_page, underline="none"), as_child=True
+                ),
+                _connect_button(app, "Connect", loading=busy, on_click=ConnectionsState.connect(app.network)),
             ),
         ),
+    )
+
+
+def _connect_button(app: AppCard, label: str | rx.Component, **props) -> rx.Component:
+    return rx.button(
+        label,
+        size="3",
+        disabled=ConnectionsState.busy != "",
+        background=COLOR["accent"],
+        color="white",
+        font_weight="700",
+        cursor="pointer",
+        _hover={"background": COLOR["accent_dark"]},
+        aria_label=f"Connect {app.name}",
+        **props,
     )
 
 

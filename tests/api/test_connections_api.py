@@ -13,6 +13,7 @@ from cycling_site.messages import connections as msg
 from cycling_site.models import Connection, OAuthState
 from cycling_site.services import tokens
 from cycling_site.settings import settings
+from tests.api.test_auth_api import assert_error_shape
 from tests.unit.conftest import count
 from tests.unit.connections_support import consent, query_of
 
@@ -94,13 +95,25 @@ def test_list_shows_the_offered_apps_and_what_is_connected(client, rider, provid
         "connected": False,
         "externalUser": "",
         "connectedAt": None,
+        "termsPage": "",
     }
+    assert body["data"][4]["termsPage"] == "/analogx-terms"
     assert body["data"][5]["usesPassword"] is True
 
     connect_strava(client, provider, rider)
     strava = client.get(LIST, headers=bearer(rider)).json()["data"][0]
     assert (strava["connected"], strava["externalUser"]) == (True, "Demo Athlete")
     assert strava["connectedAt"]
+
+
+def test_analogx_asks_for_its_terms_first(client, rider):
+    refused = client.post(AUTHORIZE, json={"network": "analogx"}, headers=bearer(rider))
+    assert assert_error_shape(refused)["errors"] == {"terms": [msg.TERMS_REQUIRED.format(name="AnalogX")]}
+    accepted = client.post(
+        AUTHORIZE, json={"network": "analogx", "terms_accepted": True}, headers=bearer(rider)
+    )
+    assert accepted.status_code == 200
+    assert "state=" in accepted.json()["data"]["url"]
 
 
 def test_list_shows_whoop_to_staff(client, staff):

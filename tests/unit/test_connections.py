@@ -26,11 +26,11 @@ ALL_BUT_WHOOP = ["strava", "todaysplan", "trainingpeaks", "intervals", "analogx"
 
 async def start(session, account, network="strava") -> dict[str, str]:
     """Asks for the authorization URL and answers the query it carries."""
-    return query_of(await connections.authorization_url(session, account, network))
+    return query_of(await connections.authorization_url(session, account, network, terms_accepted=True))
 
 
 async def allowed_callback(session, account, provider_client, network="strava") -> dict[str, str]:
-    url = await connections.authorization_url(session, account, network)
+    url = await connections.authorization_url(session, account, network, terms_accepted=True)
     return consent(provider_client, url, "allow")
 
 
@@ -119,6 +119,18 @@ async def test_no_authorization_for_apps_not_offered(session, make_account, netw
         await connections.authorization_url(session, make_account(), network)
     assert refused.value.errors == {"network": msg.UNKNOWN_NETWORK}
     assert count(session, OAuthState) == 0
+
+
+async def test_analogx_is_not_linked_before_its_terms_are_accepted(session, make_account):
+    rider = make_account()
+    with pytest.raises(FormErrors) as refused:
+        await connections.authorization_url(session, rider, "analogx")
+    assert refused.value.errors == {"terms": msg.TERMS_REQUIRED.format(name="AnalogX")}
+    assert count(session, OAuthState) == 0
+    assert (await start(session, rider, "analogx"))["state"]
+    assert {item.network: item.terms_page for item in connections.statuses(session, rider)}["analogx"] == (
+        "/analogx-terms"
+    )
 
 
 def test_configured_app_uses_its_own_endpoints_and_scope(use_settings):
