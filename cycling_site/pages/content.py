@@ -261,6 +261,7 @@ def article_page() -> rx.Component:
                     font_weight="600",
                     font_size=SIZE["sm"],
                     underline="none",
+                    id="article-back",
                 ),
                 card(
                     page_title(ContentState.title),

@@ -29,7 +29,9 @@ PROSE_STYLE = {
     "& h4": {"font_size": SIZE["md"]},
     "& p": {"margin": f"0 0 {SPACE['4']}"},
     "& ul, & ol": {"margin": f"0 0 {SPACE['4']}", "padding_left": SPACE["5"]},
-    "& li": {"margin": f"{SPACE['1']} 0"},
+    "& ul": {"list_style_type": "disc"},
+    "& ol": {"list_style_type": "decimal"},
+    "& li": {"margin": f"{SPACE['1']} 0", "padding_left": SPACE["1"]},
     "& li::marker": {"color": COLOR["accent"], "font_weight": "700"},
     "& a": {
         "color": COLOR["accent_dark"],

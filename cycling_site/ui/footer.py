@@ -16,22 +16,23 @@ CURRENT_YEAR = rx.Var("new Date().getFullYear()").to(int)
 
 
 def _menu(title: str, items: rx.Var, menu_id: str) -> rx.Component:
-    return rx.vstack(
-        _heading(title),
-        rx.foreach(
-            items,
-            lambda item: rx.link(
-                item.title,
-                href=item.url,
-                is_external=item.target == "_blank",
-                custom_attrs={"title": item.attr_title},
-                color=COLOR["on_ink_muted"],
-                font_size=SIZE["sm"],
-                underline="hover",
+    return rx.el.nav(
+        rx.vstack(
+            _heading(title),
+            rx.foreach(
+                items,
+                lambda item: rx.link(
+                    item.title,
+                    href=item.url,
+                    is_external=item.target == "_blank",
+                    custom_attrs={"title": item.attr_title},
+                    color=COLOR["on_ink_muted"],
+                    font_size=SIZE["sm"],
+                    underline="hover",
+                ),
             ),
+            spacing="2",
         ),
-        spacing="2",
-        as_="nav",
         aria_label=title,
         id=menu_id,
     )

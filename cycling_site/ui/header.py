@@ -2,6 +2,7 @@
 items in the phone menu), and Login or the signed-in rider's menu."""
 
 import reflex as rx
+from reflex_components_core.react_router.dom import ReactRouterLink
 
 from cycling_site.routes import path_of
 from cycling_site.state.content import ChromeState, MenuGroup, MenuLink
@@ -55,17 +56,23 @@ def _nav_link(item: MenuGroup) -> rx.Component:
     return rx.link(item.title, underline="none", **_link_props(item), **MENU_TRIGGER_STYLE)
 
 
+def _menu_link(item: MenuLink | MenuGroup) -> rx.Component:
+    """A menu item that is itself the link (one element, as the menu's keyboard handling needs)."""
+    return rx.menu.item(
+        ReactRouterLink.create(
+            item.title,
+            to=item.url,
+            target=item.target,
+            title=item.attr_title,
+            style={"text_decoration": "none", "cursor": "pointer"},
+        ),
+        as_child=True,
+    )
+
+
 def _dropdown_entry(item: MenuLink) -> rx.Component:
     """A child item, or a separator for an item with the class "split"."""
-    return rx.cond(
-        item.split,
-        rx.menu.separator(class_name="menu-split"),
-        rx.menu.item(
-            rx.link(item.title, underline="none", color="inherit", **_link_props(item)),
-            as_child=True,
-            cursor="pointer",
-        ),
-    )
+    return rx.cond(item.split, rx.menu.separator(class_name="menu-split"), _menu_link(item))
 
 
 def _dropdown(group: MenuGroup) -> rx.Component:
@@ -173,11 +180,7 @@ def _mobile_entry(group: MenuGroup) -> rx.Component:
             rx.foreach(group.children, _dropdown_entry),
             rx.menu.separator(),
         ),
-        rx.menu.item(
-            rx.link(group.title, underline="none", color="inherit", **_link_props(group)),
-            as_child=True,
-            cursor="pointer",
-        ),
+        _menu_link(group),
     )
 
 
@@ -223,16 +226,17 @@ def header() -> rx.Component:
                 spacing="2",
                 align="center",
             ),
-            rx.hstack(
-                rx.cond(
-                    ChromeState.menus_loaded,
-                    rx.foreach(ChromeState.main_menu, _nav_item),
-                    _nav_placeholder(),
+            rx.el.nav(
+                rx.hstack(
+                    rx.cond(
+                        ChromeState.menus_loaded,
+                        rx.foreach(ChromeState.main_menu, _nav_item),
+                        _nav_placeholder(),
+                    ),
+                    spacing="5",
+                    align="center",
                 ),
-                spacing="5",
-                align="center",
-                display=["none", "none", "flex"],
-                as_="nav",
+                display=["none", "none", "block"],
                 aria_label="Site",
             ),
             rx.cond(
