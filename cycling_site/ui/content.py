@@ -55,6 +55,7 @@ PROSE_STYLE = {
         "font_size": SIZE["sm"],
         "display": "block",
         "overflow_x": "auto",
+        "@media (min-width: 640px)": {"display": "table"},
     },
     "& th, & td": {
         "text_align": "left",
