@@ -22,9 +22,19 @@ const STYLE = `
 .carousel-button:disabled { opacity: 0.4; cursor: default; }
 `;
 
+// Riders who ask their system for reduced motion get the buttons and dots but no autoplay.
+const reducedMotion = () =>
+  typeof window !== "undefined" && window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+
 export function Carousel({ children, label, gap = 20, delayMs = 4000, id }) {
   const [viewportRef, embla] = useEmblaCarousel({ align: "start", loop: true }, [
-    Autoplay({ delay: delayMs, stopOnInteraction: false, stopOnMouseEnter: true, stopOnFocusIn: true }),
+    Autoplay({
+      delay: delayMs,
+      playOnInit: !reducedMotion(),
+      stopOnInteraction: false,
+      stopOnMouseEnter: true,
+      stopOnFocusIn: true,
+    }),
   ]);
   const [index, setIndex] = useState(0);
   const [snaps, setSnaps] = useState([]);

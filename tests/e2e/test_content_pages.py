@@ -226,3 +226,20 @@ def test_the_contact_page_shows_its_banner_and_text_above_the_form(page: Page, p
         expect(screen.get_by_role("heading", name="Send us a message")).to_be_visible()
         expect(screen.locator("#content-body")).to_contain_text("within 24 hours of the race's finish")
         expect(screen.locator("#contact-form")).to_be_visible()
+
+
+def test_support_and_an_article_on_a_phone(phone_page: Page):
+    page = phone_page
+    page.goto("/support")
+    expect(title(page, "Support")).to_be_visible()
+    expect(page.locator("#android-devices")).to_be_visible()
+    expect(page.locator(".article-card").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.locator(".article-card").filter(has_text="Your first ride in five minutes").click()
+    expect(page).to_have_url(at("/article/first-ride"))
+    expect(title(page, "Your first ride in five minutes")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.locator("#article-back").click()
+    page.locator("#content-body").get_by_role("link", name="FAQs").click()
+    expect(page).to_have_url(at("/faqs"))
+    expect(page.get_by_role("heading", name="Account", exact=True)).to_be_visible()
