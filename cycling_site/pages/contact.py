@@ -9,7 +9,7 @@ from cycling_site.services.contact import MESSAGE_MAX, NAME_MAX, PHONE_MAX
 from cycling_site.settings import settings
 from cycling_site.state.contact import CONTACT_FORM_ID, ContactState
 from cycling_site.state.content import ContentState
-from cycling_site.ui.content import banner, error_panel, prose
+from cycling_site.ui.content import banner, prose
 from cycling_site.ui.forms import (
     TEXT_AREA_STYLE,
     error_marks,
@@ -162,7 +162,8 @@ def _form() -> rx.Component:
 
 
 def _content() -> rx.Component:
-    """The banner and text from the content service; if it fails the form still works below."""
+    """The banner and text from the content service; without them (the service failed) the page is the
+    form, which works on its own."""
     return rx.cond(
         ContentState.loading,
         rx.skeleton(
@@ -172,8 +173,7 @@ def _content() -> rx.Component:
             id="content-loading",
         ),
         rx.cond(
-            ContentState.error != "",
-            error_panel(ContentState.error, id="content-error", margin_bottom=SPACE["5"]),
+            ContentState.error == "",
             rx.vstack(
                 banner(ContentState.banner, id="content-banner"),
                 card(

@@ -136,12 +136,28 @@ def skeleton(with_banner: bool = True) -> rx.Component:
 
 
 def error_panel(message: rx.Var, **props) -> rx.Component:
+    """The content service failed: its message and a reload, as the message asks."""
     return card(
-        rx.hstack(
-            rx.icon("cloud-off", size=28, color=COLOR["danger"], flex_shrink="0"),
-            rx.text(message, color=COLOR["text"], font_weight="600"),
-            spacing="3",
-            align="center",
+        rx.flex(
+            rx.hstack(
+                rx.icon("cloud-off", size=28, color=COLOR["danger"], flex_shrink="0"),
+                rx.text(message, color=COLOR["text"], font_weight="600"),
+                spacing="3",
+                align="center",
+            ),
+            rx.button(
+                rx.icon("rotate-cw", size=16),
+                "Try again",
+                variant="outline",
+                color_scheme="gray",
+                cursor="pointer",
+                on_click=rx.call_script("window.location.reload()"),
+                id="content-retry",
+            ),
+            direction=rx.breakpoints(initial="column", sm="row"),
+            justify="between",
+            align=rx.breakpoints(initial="start", sm="center"),
+            gap=SPACE["4"],
         ),
         role="alert",
         border_left=f"4px solid {COLOR['danger']}",

@@ -18,7 +18,7 @@ CURRENT_YEAR = rx.Var("new Date().getFullYear()").to(int)
 def _menu(title: str, items: rx.Var, menu_id: str) -> rx.Component:
     return rx.el.nav(
         rx.vstack(
-            _heading(title),
+            rx.cond(items.length() > 0, _heading(title)),
             rx.foreach(
                 items,
                 lambda item: rx.link(
