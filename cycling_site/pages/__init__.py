@@ -7,6 +7,7 @@ from cycling_site.pages import (
     auth,
     connections,
     contact,
+    content,
     dashboard,
     dev,
     event_detail,
@@ -31,6 +32,7 @@ from cycling_site.settings import settings
 from cycling_site.state.activity_detail import ActivityDetailState
 from cycling_site.state.connections import OAuthCallbackState
 from cycling_site.state.contact import ContactState
+from cycling_site.state.content import ChromeState, ContentState
 from cycling_site.state.dashboard import DashboardState
 from cycling_site.state.event_detail import EventDetailState
 from cycling_site.state.events import EventListState
@@ -64,7 +66,16 @@ BUILT = {
     "iframe-warning": (site.iframe_warning_page, []),
     "login": (auth.login_page, [LoginState.load]),
     "register": (auth.register_page, [RegisterState.load]),
-    "ruleset": (None, [SiteState.check_ruleset]),
+    "ruleset": (content.content_page, [SiteState.check_ruleset, ContentState.load_page]),
+    "support": (content.support_page, [ContentState.load_page]),
+    "terms": (content.content_page, [ContentState.load_page]),
+    "privacy": (content.content_page, [ContentState.load_page]),
+    "about": (content.content_page, [ContentState.load_page]),
+    "team_uae": (content.content_page, [ContentState.load_page]),
+    "sunday_race_club": (content.content_page, [ContentState.load_page]),
+    "al_ula": (content.content_page, [ContentState.load_page]),
+    "article": (content.article_page, [ContentState.load_article]),
+    "faqs": (content.faqs_page, [ContentState.load_faqs]),
     "dev-mailbox": (dev.mailbox_page, [MailboxState.load]),
     "verify-user": (verification.verify_link_page, [VerifyLinkState.load]),
     "verify-kid": (verification.verify_link_page, [VerifyLinkState.load]),
@@ -74,7 +85,7 @@ BUILT = {
     "forgetpassword": (passwords.forgot_password_page, [ForgotPasswordState.load]),
     "resetpassword": (passwords.reset_password_page, [ResetPasswordState.load]),
     "oauth": (connections.oauth_callback_page, [OAuthCallbackState.finish]),
-    "contacts": (contact.contact_page, [ContactState.load]),
+    "contacts": (contact.contact_page, [ContactState.load, ContentState.load_contact]),
     "profile": (profile.profile_page, [ProfileState.load]),
     "delete-user": (profile.delete_user_page, [DeleteUserState.confirm]),
     "new_activities": (dashboard.dashboard_page, [ShopState.close_dialogs, DashboardState.load]),
@@ -111,7 +122,7 @@ def register_pages(app: rx.App) -> None:
             component or site.coming_soon_page(route),
             route=route.path,
             title=site.site_title(route),
-            on_load=[SessionState.guard, *loads],
+            on_load=[SessionState.guard, ChromeState.load, *loads],
         )
     app.add_page(
         events.event_list_page, route="404", title="Not found", on_load=rx.redirect("/", replace=True)

@@ -1,4 +1,5 @@
-"""Contact us (/contact-us): name, phone, email and message, sent to the support team."""
+"""Contact us (/contact-us): the content service's banner and text, and the form (name, phone, email and
+message) sent to the support team."""
 
 import reflex as rx
 
@@ -7,6 +8,8 @@ from cycling_site.routes import path_of
 from cycling_site.services.contact import MESSAGE_MAX, NAME_MAX, PHONE_MAX
 from cycling_site.settings import settings
 from cycling_site.state.contact import CONTACT_FORM_ID, ContactState
+from cycling_site.state.content import ContentState
+from cycling_site.ui.content import banner, prose
 from cycling_site.ui.forms import (
     TEXT_AREA_STYLE,
     error_marks,
@@ -158,6 +161,38 @@ def _form() -> rx.Component:
     )
 
 
+def _content() -> rx.Component:
+    """The banner and text from the content service; without them (the service failed) the page is the
+    form, which works on its own."""
+    return rx.cond(
+        ContentState.loading,
+        rx.skeleton(
+            rx.box(width="100%", height="120px", border_radius=RADIUS["lg"]),
+            loading=True,
+            margin_bottom=SPACE["5"],
+            id="content-loading",
+        ),
+        rx.cond(
+            ContentState.error == "",
+            rx.vstack(
+                banner(ContentState.banner, id="content-banner"),
+                card(
+                    rx.heading(
+                        ContentState.contact_section_heading,
+                        as_="h2",
+                        size="5",
+                        margin_bottom=SPACE["3"],
+                    ),
+                    prose(ContentState.html, id="content-body"),
+                ),
+                spacing="5",
+                width="100%",
+                margin_bottom=SPACE["5"],
+            ),
+        ),
+    )
+
+
 def contact_page() -> rx.Component:
     return page(
         heading(msg.TITLE),
@@ -175,6 +210,7 @@ def contact_page() -> rx.Component:
             margin_bottom=SPACE["5"],
             id="contact-intro",
         ),
+        _content(),
         rx.grid(
             _form(),
             _details(),

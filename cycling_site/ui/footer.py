@@ -1,35 +1,69 @@
-"""The footer: logo, location, support contact, two menus, Subscribe and the copyright with the year."""
+"""The footer: logo, location, support contact, the six social links, the content service's two menus,
+Subscribe and the copyright with the year."""
 
 import reflex as rx
 
+from components.social_icon import social_icon
 from cycling_site.messages import contact as contact_msg
-from cycling_site.routes import path_of
 from cycling_site.settings import settings
 from cycling_site.state.contact import SUBSCRIBE_FORM_ID, SubscribeState
+from cycling_site.state.content import ChromeState, SocialLink
 from cycling_site.ui.forms import INPUT_STYLE, form_alert
 from cycling_site.ui.header import logo
-from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, SIZE, SPACE
+from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, RADIUS, SIZE, SPACE
 
-COMMUNITY_MENU = [("Teams", path_of("teams")), ("Tracks", path_of("routes")), ("FAQs", path_of("faqs"))]
-INFO_MENU = [
-    ("About us", path_of("about")),
-    ("Contact us", path_of("contacts")),
-    ("Terms and conditions", path_of("terms")),
-    ("Privacy policy", path_of("privacy")),
-]
 CURRENT_YEAR = rx.Var("new Date().getFullYear()").to(int)
 
 
-def _menu(title: str, items: list[tuple[str, str]]) -> rx.Component:
-    return rx.vstack(
-        _heading(title),
-        *[
-            rx.link(label, href=href, color=COLOR["on_ink_muted"], font_size=SIZE["sm"], underline="hover")
-            for label, href in items
-        ],
-        spacing="2",
-        as_="nav",
+def _menu(title: str, items: rx.Var, menu_id: str) -> rx.Component:
+    return rx.el.nav(
+        rx.vstack(
+            rx.cond(items.length() > 0, _heading(title)),
+            rx.foreach(
+                items,
+                lambda item: rx.link(
+                    item.title,
+                    href=item.url,
+                    is_external=item.target == "_blank",
+                    custom_attrs={"title": item.attr_title},
+                    color=COLOR["on_ink_muted"],
+                    font_size=SIZE["sm"],
+                    underline="hover",
+                ),
+            ),
+            spacing="2",
+        ),
         aria_label=title,
+        id=menu_id,
+    )
+
+
+def _social(link: SocialLink) -> rx.Component:
+    return rx.link(
+        social_icon(network=link.network, size=18),
+        href=link.url,
+        is_external=True,
+        aria_label=link.label,
+        custom_attrs={"title": link.label},
+        display="inline-flex",
+        align_items="center",
+        justify_content="center",
+        width="36px",
+        height="36px",
+        border_radius=RADIUS["pill"],
+        background=COLOR["ink_soft"],
+        color=COLOR["on_ink"],
+        _hover={"background": COLOR["accent"], "color": "white"},
+    )
+
+
+def _socials() -> rx.Component:
+    return rx.hstack(
+        rx.foreach(ChromeState.social_links, _social),
+        spacing="2",
+        wrap="wrap",
+        id="social-links",
+        min_height="36px",
     )
 
 
@@ -85,6 +119,11 @@ def _subscribe() -> rx.Component:
 
 
 def footer() -> rx.Component:
+    """Hidden for the rest of the visit once a page was opened with d=m (the game's in-app browser)."""
+    return rx.cond(ChromeState.in_app_view, rx.fragment(), _footer())
+
+
+def _footer() -> rx.Component:
     return rx.el.footer(
         rx.box(
             rx.grid(
@@ -101,10 +140,11 @@ def footer() -> rx.Component:
                         color=COLOR["on_ink_muted"],
                         font_size=SIZE["sm"],
                     ),
+                    _socials(),
                     spacing="3",
                 ),
-                _menu("Community", COMMUNITY_MENU),
-                _menu("Information", INFO_MENU),
+                _menu("Information", ChromeState.navigation_menu, "footer-navigation"),
+                _menu("Community", ChromeState.community_menu, "footer-community"),
                 _subscribe(),
                 columns=rx.breakpoints(initial="1", sm="2", md="1.2fr 1fr 1fr 1.6fr"),
                 spacing="6",
@@ -114,7 +154,9 @@ def footer() -> rx.Component:
             rx.text(
                 "© ",
                 CURRENT_YEAR,
-                f" {settings.site_name}. All rights reserved.",
+                " ",
+                ChromeState.site_name,
+                ". All rights reserved.",
                 id="copyright",
                 color=COLOR["on_ink_muted"],
                 font_size=SIZE["xs"],

@@ -1,27 +1,32 @@
-"""The header: logo, the site menu, and Login or the signed-in rider's menu."""
+"""The header: logo, the main menu from the content service (dropdowns, "split" separators, the same
+items in the phone menu), and Login or the signed-in rider's menu."""
 
 import reflex as rx
+from reflex_components_core.react_router.dom import ReactRouterLink
 
 from cycling_site.routes import path_of
-from cycling_site.settings import settings
+from cycling_site.state.content import ChromeState, MenuGroup, MenuLink
 from cycling_site.state.session import SessionState
 from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, FONT, RADIUS, SIZE, SPACE
 
-SITE_MENU = [
-    ("Events", path_of("events")),
-    ("Tracks", path_of("routes")),
-    ("Teams", path_of("teams")),
-    ("Results", path_of("results")),
-    ("Support", path_of("support")),
-]
+MENU_TRIGGER_STYLE = {
+    "color": COLOR["on_ink"],
+    "font_weight": "600",
+    "font_size": SIZE["sm"],
+    "letter_spacing": "0.04em",
+    "text_transform": "uppercase",
+    "padding": f"{SPACE['2']} {SPACE['1']}",
+    "_hover": {"color": COLOR["accent"]},
+}
 
 
 def logo() -> rx.Component:
+    """The site's name and logo from the content service's site info (the settings' name until then)."""
     return rx.link(
         rx.hstack(
-            rx.image(src="/logo.svg", width="36px", height="36px", alt=""),
+            rx.image(src=ChromeState.logo, width="36px", height="36px", alt=""),
             rx.text(
-                settings.site_name,
+                ChromeState.site_name,
                 font_family=FONT["display"],
                 font_weight="800",
                 font_style="italic",
@@ -35,22 +40,70 @@ def logo() -> rx.Component:
         ),
         href="/",
         underline="none",
-        aria_label=f"{settings.site_name} home",
+        aria_label=ChromeState.site_name + " home",
     )
 
 
-def _nav_link(label: str, href: str) -> rx.Component:
-    return rx.link(
-        label,
-        href=href,
-        color=COLOR["on_ink"],
-        font_weight="600",
-        font_size=SIZE["sm"],
-        letter_spacing="0.04em",
-        text_transform="uppercase",
-        underline="none",
-        padding=f"{SPACE['2']} {SPACE['1']}",
-        _hover={"color": COLOR["accent"]},
+def _link_props(item: MenuLink | MenuGroup) -> dict:
+    return {
+        "href": item.url,
+        "is_external": item.target == "_blank",
+        "custom_attrs": {"title": item.attr_title},
+    }
+
+
+def _nav_link(item: MenuGroup) -> rx.Component:
+    return rx.link(item.title, underline="none", **_link_props(item), **MENU_TRIGGER_STYLE)
+
+
+def _menu_link(item: MenuLink | MenuGroup) -> rx.Component:
+    """A menu item that is itself the link (one element, as the menu's keyboard handling needs)."""
+    return rx.menu.item(
+        ReactRouterLink.create(
+            item.title,
+            to=item.url,
+            target=item.target,
+            title=item.attr_title,
+            style={"text_decoration": "none", "cursor": "pointer"},
+        ),
+        as_child=True,
+    )
+
+
+def _dropdown_entry(item: MenuLink) -> rx.Component:
+    """A child item, or a separator for an item with the class "split"."""
+    return rx.cond(item.split, rx.menu.separator(class_name="menu-split"), _menu_link(item))
+
+
+def _dropdown(group: MenuGroup) -> rx.Component:
+    return rx.menu.root(
+        rx.menu.trigger(
+            rx.button(
+                group.title,
+                rx.icon("chevron-down", size=16),
+                variant="ghost",
+                cursor="pointer",
+                **MENU_TRIGGER_STYLE,
+            )
+        ),
+        rx.menu.content(rx.foreach(group.children, _dropdown_entry), min_width="220px"),
+    )
+
+
+def _nav_item(group: MenuGroup) -> rx.Component:
+    return rx.cond(group.children.length() > 0, _dropdown(group), _nav_link(group))
+
+
+def _nav_placeholder() -> rx.Component:
+    """Where the menu will be while the content service answers: the header keeps its height."""
+    return rx.hstack(
+        *[
+            rx.box(width=width, height="14px", border_radius=RADIUS["sm"], background=COLOR["ink_soft"])
+            for width in ("56px", "64px", "84px", "52px", "60px")
+        ],
+        spacing="5",
+        id="menu-loading",
+        aria_hidden="true",
     )
 
 
@@ -110,6 +163,27 @@ def _rider_menu() -> rx.Component:
     )
 
 
+def _mobile_entry(group: MenuGroup) -> rx.Component:
+    """A top-level item, or its title over its children and a line under them."""
+    return rx.cond(
+        group.children.length() > 0,
+        rx.fragment(
+            rx.text(
+                group.title,
+                color=COLOR["muted"],
+                font_weight="700",
+                text_transform="uppercase",
+                font_size=SIZE["xs"],
+                letter_spacing="0.06em",
+                padding=f"{SPACE['2']} {SPACE['3']} {SPACE['1']}",
+            ),
+            rx.foreach(group.children, _dropdown_entry),
+            rx.menu.separator(),
+        ),
+        _menu_link(group),
+    )
+
+
 def _mobile_menu() -> rx.Component:
     return rx.menu.root(
         rx.menu.trigger(
@@ -121,7 +195,9 @@ def _mobile_menu() -> rx.Component:
                 cursor="pointer",
             )
         ),
-        rx.menu.content(*[_menu_item(label, href, f"mobile-{label.lower()}") for label, href in SITE_MENU]),
+        rx.menu.content(
+            rx.foreach(ChromeState.main_menu, _mobile_entry), min_width="240px", id="mobile-menu"
+        ),
     )
 
 
@@ -150,11 +226,17 @@ def header() -> rx.Component:
                 spacing="2",
                 align="center",
             ),
-            rx.hstack(
-                *[_nav_link(label, href) for label, href in SITE_MENU],
-                spacing="5",
-                display=["none", "none", "flex"],
-                as_="nav",
+            rx.el.nav(
+                rx.hstack(
+                    rx.cond(
+                        ChromeState.menus_loaded,
+                        rx.foreach(ChromeState.main_menu, _nav_item),
+                        _nav_placeholder(),
+                    ),
+                    spacing="5",
+                    align="center",
+                ),
+                display=["none", "none", "block"],
                 aria_label="Site",
             ),
             rx.cond(

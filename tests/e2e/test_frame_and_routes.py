@@ -69,9 +69,25 @@ def test_client_side_navigation_to_an_unknown_path_goes_home(page: Page):
 
 
 def test_ruleset_pages_have_their_route(page: Page):
-    page.goto("/zwift-ruleset")
-    expect(page).to_have_url(at("/zwift-ruleset"))
-    expect(page.locator("#coming-soon")).to_have_text(msg.COMING_SOON)
+    page.goto("/sunday-race-club-ruleset")
+    expect(page).to_have_url(at("/sunday-race-club-ruleset"))
+    expect(page.locator("main h1")).to_have_text("Sunday Race Club ruleset")
+    expect(page.locator("#content-body h2").first).to_be_visible()
+
+
+def test_no_route_shows_coming_soon(page: Page):
+    sign_in(page)
+    expect(page).not_to_have_url(at("/auth/login"))
+    examples = {"event": "/event/1", "EventThankYou": "/event/1/thank-you", "event_detail": "/event/detail/1"}
+    examples |= {"article": "/article/first-ride", "ruleset": "/ridearena-ruleset"}
+    paths = [route.path for route in STATIC_ROUTES] + list(examples.values())
+    showing = []
+    for path in paths:
+        page.goto(path)
+        expect(page.locator("header")).to_be_visible()
+        if page.locator("#coming-soon").count():
+            showing.append(path)
+    assert showing == []
 
 
 def test_every_declared_route_answers_for_a_visitor(page: Page):
