@@ -51,6 +51,8 @@ ROUTES: list[Route] = [
     Route("parental-approval", "/parental-approval", "Parental approval"),
     Route("oauth", "/oauth/[network]/[[...splat]]", "Connecting"),
     Route("profile", "/user/profile", "Profile", auth_required=True),
+    # Not in the spec's lists: AnalogX's terms, accepted before the rider goes to AnalogX (spec 2 section 7).
+    Route("analogx-terms", "/analogx-terms", "AnalogX terms", auth_required=True),
     # Spec 1: rider dashboard, shop, weight, verification.
     Route("new_activities", "/user/activities", "Activities", auth_required=True),
     # Not in the spec's lists: the activity detail view reached from the dashboard (spec 3).

@@ -1,7 +1,6 @@
-"""Texts of the frame, guards and placeholder screens."""
+"""Texts of the frame, the guards and the site-wide messages."""
 
 IFRAME_WARNING = "This website cannot be embedded in an iframe."
-COMING_SOON = "This screen is coming soon."
 BAD_REQUEST = "The request could not be understood."
 SERVER_ERROR = "Something went wrong on our side. Please try again later."
 # Spec 2 section 8: the server does not answer.

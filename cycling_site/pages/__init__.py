@@ -1,4 +1,4 @@
-"""Registers one page per route of the route table; screens not built yet show "coming soon"."""
+"""Registers one page per route of the route table, each with its screen and what it loads."""
 
 import reflex as rx
 
@@ -30,7 +30,7 @@ from cycling_site.pages import (
 from cycling_site.routes import ROUTES, Route
 from cycling_site.settings import settings
 from cycling_site.state.activity_detail import ActivityDetailState
-from cycling_site.state.connections import OAuthCallbackState
+from cycling_site.state.connections import ConnectionsState, OAuthCallbackState
 from cycling_site.state.contact import ContactState
 from cycling_site.state.content import ChromeState, ContentState
 from cycling_site.state.dashboard import DashboardState
@@ -85,6 +85,7 @@ BUILT = {
     "forgetpassword": (passwords.forgot_password_page, [ForgotPasswordState.load]),
     "resetpassword": (passwords.reset_password_page, [ResetPasswordState.load]),
     "oauth": (connections.oauth_callback_page, [OAuthCallbackState.finish]),
+    "analogx-terms": (connections.analogx_terms_page, [ConnectionsState.clear_terms, ContentState.load_page]),
     "contacts": (contact.contact_page, [ContactState.load, ContentState.load_contact]),
     "profile": (profile.profile_page, [ProfileState.load]),
     "delete-user": (profile.delete_user_page, [DeleteUserState.confirm]),
@@ -117,9 +118,9 @@ def served_routes() -> list[Route]:
 
 def register_pages(app: rx.App) -> None:
     for route in served_routes():
-        component, loads = BUILT.get(route.name, (None, []))
+        component, loads = BUILT[route.name]
         app.add_page(
-            component or site.coming_soon_page(route),
+            component,
             route=route.path,
             title=site.site_title(route),
             on_load=[SessionState.guard, ChromeState.load, *loads],

@@ -7,17 +7,9 @@ from components.carousel import carousel
 from cycling_site.messages import content as msg
 from cycling_site.routes import path_of
 from cycling_site.state.content import Card, Category, ChromeState, ContentState, Question, Topic
-from cycling_site.ui.content import banner, error_panel, page_title, prose, skeleton
+from cycling_site.ui.content import banner, loaded, page_title, prose
 from cycling_site.ui.layout import card, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SHADOW, SIZE, SPACE
-
-
-def _loaded(body: rx.Component, with_banner: bool = True) -> rx.Component:
-    return rx.cond(
-        ContentState.loading,
-        skeleton(with_banner),
-        rx.cond(ContentState.error != "", error_panel(ContentState.error, id="content-error"), body),
-    )
 
 
 def _section_heading(text: str | rx.Var, **props) -> rx.Component:
@@ -27,7 +19,7 @@ def _section_heading(text: str | rx.Var, **props) -> rx.Component:
 def content_page() -> rx.Component:
     """Banner, title and HTML: terms, privacy, about us, Team UAE, Sunday Race Club, AlUla, rulesets."""
     return page(
-        _loaded(
+        loaded(
             rx.vstack(
                 banner(ContentState.banner, id="content-banner"),
                 card(page_title(ContentState.title), prose(ContentState.html, id="content-body")),
@@ -234,7 +226,7 @@ def _contact() -> rx.Component:
 
 def support_page() -> rx.Component:
     return page(
-        _loaded(
+        loaded(
             rx.vstack(
                 banner(ContentState.banner, id="content-banner"),
                 card(page_title(ContentState.title), prose(ContentState.html, id="content-body")),
@@ -250,7 +242,7 @@ def support_page() -> rx.Component:
 
 def article_page() -> rx.Component:
     return page(
-        _loaded(
+        loaded(
             rx.vstack(
                 rx.link(
                     rx.hstack(
@@ -327,7 +319,7 @@ def faqs_page() -> rx.Component:
             margin_top=f"-{SPACE['2']}",
             margin_bottom=SPACE["5"],
         ),
-        _loaded(
+        loaded(
             rx.vstack(rx.foreach(ContentState.topics, _topic), spacing="5", width="100%", id="faqs"),
             with_banner=False,
         ),

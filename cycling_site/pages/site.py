@@ -1,11 +1,11 @@
-"""Home, the iframe warning, and the plain body of screens not built yet."""
+"""The iframe warning, the frame guard and the page titles."""
 
 import reflex as rx
 
 from cycling_site.messages import site as msg
 from cycling_site.routes import Route
 from cycling_site.settings import settings
-from cycling_site.ui.layout import card, heading, page
+from cycling_site.ui.layout import card, page
 from cycling_site.ui.theme import COLOR
 
 
@@ -23,24 +23,6 @@ def iframe_warning_page() -> rx.Component:
             margin="0 auto",
         )
     )
-
-
-def coming_soon_page(route: Route):
-    def render() -> rx.Component:
-        return page(
-            heading(route.title),
-            card(
-                rx.hstack(
-                    rx.icon("construction", color=COLOR["accent"]),
-                    rx.text(msg.COMING_SOON, color=COLOR["muted"], id="coming-soon"),
-                    spacing="3",
-                    align="center",
-                )
-            ),
-        )
-
-    render.__name__ = f"{route.name.replace('-', '_')}_page"
-    return render
 
 
 FRAME_GUARD = """

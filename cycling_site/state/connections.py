@@ -85,6 +85,11 @@ class ConnectionsState(rx.State):
         yield await self._send_to_app(url)
 
     @rx.event
+    def clear_terms(self) -> None:
+        self.terms_errors = {}
+        self.terms_submitting = False
+
+    @rx.event
     @rider_action(busy="terms_submitting", errors="terms_errors")
     async def accept_terms(self, rider: Rider, form_data: dict):
         """The AnalogX terms page's form: accepted on the server, then on to AnalogX."""

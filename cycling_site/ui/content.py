@@ -3,6 +3,7 @@ skeleton and the error panel."""
 
 import reflex as rx
 
+from cycling_site.state.content import ContentState
 from cycling_site.ui.layout import card
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, FONT, RADIUS, SIZE, SPACE
 
@@ -162,4 +163,13 @@ def error_panel(message: rx.Var, **props) -> rx.Component:
         role="alert",
         border_left=f"4px solid {COLOR['danger']}",
         **props,
+    )
+
+
+def loaded(body: rx.Component, with_banner: bool = True) -> rx.Component:
+    """The page's content once the content service has answered; its outline or its error until then."""
+    return rx.cond(
+        ContentState.loading,
+        skeleton(with_banner),
+        rx.cond(ContentState.error != "", error_panel(ContentState.error, id="content-error"), body),
     )

@@ -177,8 +177,39 @@ def test_panel_and_provider_on_a_phone(phone_page: Page, db: Session, tmp_path: 
     phone_page.screenshot(path=tmp_path / "connections-phone.png", full_page=True)
     width = phone_page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375
-    phone_page.get_by_role("button", name="Connect AnalogX").click()
+    phone_page.get_by_role("link", name="Connect AnalogX").click()
+    expect(phone_page).to_have_url(at("/analogx-terms"))
+    phone_page.get_by_text(msg.TERMS_ACCEPT).click()
+    phone_page.get_by_role("button", name=msg.TERMS_CONNECT).click()
     expect(phone_page.locator("#consent-question")).to_be_visible()
     phone_page.screenshot(path=tmp_path / "provider-phone.png")
     phone_page.get_by_role("button", name="Allow").click()
     expect(status_of(phone_page, "analogx")).to_have_text(msg.connected_as("Demo Athlete"))
+
+
+def test_analogx_terms_are_accepted_before_the_link(page: Page, db: Session):
+    forget(db, RIDER, "analogx")
+    open_connections(page)
+    page.get_by_role("link", name="Connect AnalogX").click()
+    expect(page).to_have_url(at("/analogx-terms"))
+    expect(page.locator("main h1")).to_have_text("AnalogX terms")
+    expect(page.locator("#content-body h2").first).to_have_text("What AnalogX receives")
+
+    # Not accepted: the server refuses, and the rider stays on the page.
+    page.get_by_role("button", name=msg.TERMS_CONNECT).click()
+    expect(page.locator("#terms-error")).to_have_text(msg.TERMS_REQUIRED.format(name="AnalogX"))
+    expect(page).to_have_url(at("/analogx-terms"))
+    assert stored(db, RIDER, "analogx") is None
+
+    page.get_by_text(msg.TERMS_ACCEPT).click()
+    page.get_by_role("button", name=msg.TERMS_CONNECT).click()
+    question = f"Allow {settings.site_name} to connect to AnalogX?"
+    expect(page.locator("#consent-question")).to_have_text(question)
+    page.get_by_role("button", name="Allow").click()
+    expect(status_of(page, "analogx")).to_have_text(msg.connected_as("Demo Athlete"))
+    assert stored(db, RIDER, "analogx") is not None
+
+
+def test_the_analogx_terms_page_needs_a_session(page: Page):
+    page.goto("/analogx-terms")
+    expect(page).to_have_url(re.compile(r"/auth/login\?redirect=%2Fanalogx-terms(%2F)?&reason=session_expired$"))

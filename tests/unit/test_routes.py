@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from cycling_site.pages import BUILT
 from cycling_site.routes import ROUTES, requires_login, route_for
 from cycling_site.settings import PROJECT_ROOT, SETTING_NAMES
 
@@ -44,6 +45,12 @@ def test_paths_no_route_serves_need_no_login():
 def test_route_names_are_unique():
     names = [route.name for route in ROUTES]
     assert len(names) == len(set(names))
+
+
+def test_every_route_has_its_screen():
+    missing = [route.name for route in ROUTES if not callable(BUILT.get(route.name, (None,))[0])]
+    assert missing == []
+    assert sorted(set(BUILT) - {route.name for route in ROUTES}) == []
 
 
 def test_route_paths_are_unique():
