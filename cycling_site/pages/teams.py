@@ -20,6 +20,7 @@ from cycling_site.ui.forms import (
     text_input,
 )
 from cycling_site.ui.layout import card, heading, page
+from cycling_site.ui.pagination import pagination
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SHADOW, SIZE, SPACE
 
 State = TeamsState
@@ -175,63 +176,6 @@ def _team_card(team: rx.Var) -> rx.Component:
     )
 
 
-def _page_button(label: rx.Component | rx.Var | str, target: rx.Var | int, **props) -> rx.Component:
-    return rx.button(
-        label,
-        on_click=State.go_to_page(target),
-        variant="soft",
-        color_scheme="gray",
-        size="2",
-        min_width="36px",
-        cursor="pointer",
-        **props,
-    )
-
-
-def _page_number(number: rx.Var) -> rx.Component:
-    return rx.cond(
-        number == State.current_page,
-        rx.button(
-            number,
-            size="2",
-            min_width="36px",
-            background=COLOR["accent"],
-            aria_current="page",
-            class_name="page-number page-current",
-        ),
-        _page_button(number.to_string(), number, class_name="page-number", aria_label=f"Page {number}"),
-    )
-
-
-def _pagination() -> rx.Component:
-    """The spec's window of two pages either side, with Previous and Next; only when there is a page 2."""
-    return rx.cond(
-        State.last_page > 1,
-        rx.el.nav(
-            rx.hstack(
-                _page_button(
-                    msg.PREVIOUS, State.current_page - 1, disabled=State.current_page <= 1, id="page-prev"
-                ),
-                rx.foreach(State.pages, _page_number),
-                _page_button(
-                    msg.NEXT,
-                    State.current_page + 1,
-                    disabled=State.current_page >= State.last_page,
-                    id="page-next",
-                ),
-                spacing="2",
-                justify="center",
-                wrap="wrap",
-            ),
-            id="teams-pagination",
-            aria_label="Teams pages",
-            width="100%",
-            display="flex",
-            justify_content="center",
-        ),
-    )
-
-
 def _skeleton() -> rx.Component:
     return rx.box(
         rx.vstack(
@@ -282,7 +226,7 @@ def _list(empty_text: rx.Var | str) -> rx.Component:
                         spacing="5",
                         width="100%",
                     ),
-                    _pagination(),
+                    pagination(State, msg.PREVIOUS, msg.NEXT, label="Teams pages", nav_id="teams-pagination"),
                     spacing="5",
                     width="100%",
                 ),

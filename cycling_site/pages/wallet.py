@@ -9,6 +9,7 @@ from cycling_site.state.wallet import SEARCH_DEBOUNCE_MS, WalletState, Withdrawa
 from cycling_site.ui.feedback import loading_line, primary_link
 from cycling_site.ui.forms import INPUT_STYLE, error_marks, field, form_alert
 from cycling_site.ui.layout import card, page
+from cycling_site.ui.pagination import pagination
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
 from cycling_site.ui.wallet import badge, wallet_header
 
@@ -116,55 +117,6 @@ def _row(row: rx.Var) -> rx.Component:
     )
 
 
-def _page_button(content: rx.Component | rx.Var | str, target: rx.Var | int, **props) -> rx.Component:
-    return rx.button(
-        content,
-        on_click=State.go_to_page(target),
-        variant="soft",
-        color_scheme="gray",
-        size="2",
-        min_width="36px",
-        cursor="pointer",
-        **props,
-    )
-
-
-def _page_number(number: rx.Var) -> rx.Component:
-    return rx.cond(
-        number == State.current_page,
-        rx.button(number, size="2", min_width="36px", background=COLOR["accent"], aria_current="page"),
-        _page_button(number.to_string(), number),
-    )
-
-
-def _pagination() -> rx.Component:
-    return rx.cond(
-        State.last_page > 1,
-        rx.hstack(
-            _page_button(
-                rx.icon("chevron-left", size=16),
-                State.current_page - 1,
-                disabled=State.current_page <= 1,
-                aria_label="Previous page",
-                id="page-prev",
-            ),
-            rx.foreach(State.pages, _page_number),
-            _page_button(
-                rx.icon("chevron-right", size=16),
-                State.current_page + 1,
-                disabled=State.current_page >= State.last_page,
-                aria_label="Next page",
-                id="page-next",
-            ),
-            id="pagination",
-            spacing="2",
-            justify="center",
-            width="100%",
-            flex_wrap="wrap",
-        ),
-    )
-
-
 def _transactions() -> rx.Component:
     search = rx.input(
         rx.input.slot(rx.icon("search", size=16)),
@@ -213,7 +165,13 @@ def _transactions() -> rx.Component:
             ),
             form_alert(State.transactions_error, id="transactions-error"),
             rx.cond(State.transactions.length() > 0, table, empty),
-            _pagination(),
+            pagination(
+                State,
+                rx.icon("chevron-left", size=16),
+                rx.icon("chevron-right", size=16),
+                label="Transaction pages",
+                nav_id="pagination",
+            ),
             spacing="4",
             width="100%",
         ),

@@ -5,6 +5,7 @@ Who acts is the verified session's rider (`rider_action`); a visitor sees the pu
 /my-teams, a sign-in prompt. Both pages share one state: the view says which list is shown."""
 
 import logging
+from collections.abc import Callable
 
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
@@ -132,21 +133,19 @@ class TeamsState(rx.State):
             return
         await self._reload(wanted)
 
-    @rx.event
-    @rider_action()
-    async def join(self, rider: Rider, team_id: str):
-        """A refusal (already a member, a private or closed team) shows in the site's errors pop-up."""
+    async def _act(self, rider: Rider, team_id: str, act: Callable[[], str], toast_id: str):
+        """Join or leave, one at a time: the outcome's message, a refusal (already a member, an owner with
+        members, a private or closed team) in the site's errors pop-up, and the list read again."""
         if self.acting_on:
             return
         self.acting_on = str(team_id)
         yield
         try:
-            team = teams.join(rider.db, rider.account, team_id)
-            outcome = display(msg.TEAM_JOINED.format(name=team.name), id="team-joined")
+            outcome = display(act(), id=toast_id)
         except FormErrors as refusal:
             outcome = errors_popup(refusal)
         except SQLAlchemyError:
-            _log.exception("The team could not be joined")
+            _log.exception("The team could not be joined or left")
             rider.db.rollback()
             outcome = rx.toast.error(msg.ACTION_FAILED, id="team-error")
         self.acting_on = ""
@@ -155,24 +154,22 @@ class TeamsState(rx.State):
 
     @rx.event
     @rider_action()
+    async def join(self, rider: Rider, team_id: str):
+        def act() -> str:
+            return msg.TEAM_JOINED.format(name=teams.join(rider.db, rider.account, team_id).name)
+
+        async for update in self._act(rider, team_id, act, "team-joined"):
+            yield update
+
+    @rx.event
+    @rider_action()
     async def leave(self, rider: Rider, team_id: str):
-        if self.acting_on:
-            return
-        self.acting_on = str(team_id)
-        yield
-        try:
+        def act() -> str:
             team, closed = teams.leave(rider.db, rider.account, team_id)
-            text = (msg.TEAM_CLOSED if closed else msg.TEAM_LEFT).format(name=team.name)
-            outcome = display(text, id="team-left")
-        except FormErrors as refusal:
-            outcome = errors_popup(refusal)
-        except SQLAlchemyError:
-            _log.exception("The team could not be left")
-            rider.db.rollback()
-            outcome = rx.toast.error(msg.ACTION_FAILED, id="team-error")
-        self.acting_on = ""
-        self._read(rider.account, self.current_page)
-        yield outcome
+            return (msg.TEAM_CLOSED if closed else msg.TEAM_LEFT).format(name=team.name)
+
+        async for update in self._act(rider, team_id, act, "team-left"):
+            yield update
 
     @rx.event
     def set_create_open(self, is_open: bool) -> None:

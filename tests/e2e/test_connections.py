@@ -212,4 +212,6 @@ def test_analogx_terms_are_accepted_before_the_link(page: Page, db: Session):
 
 def test_the_analogx_terms_page_needs_a_session(page: Page):
     page.goto("/analogx-terms")
-    expect(page).to_have_url(re.compile(r"/auth/login\?redirect=%2Fanalogx-terms(%2F)?&reason=session_expired$"))
+    expect(page).to_have_url(
+        re.compile(r"/auth/login\?redirect=%2Fanalogx-terms(%2F)?&reason=session_expired$")
+    )
