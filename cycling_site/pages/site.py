@@ -26,7 +26,7 @@ def iframe_warning_page() -> rx.Component:
 
 
 FRAME_GUARD = """
-if (window.top !== window.self && window.location.pathname !== "/iframe-warning") {
+if (window.top !== window.self && window.location.pathname.replace(/\/+$/, "") !== "/iframe-warning") {
   window.location.replace("/iframe-warning");
 }
 """
