@@ -2,10 +2,11 @@
 
 import re
 
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from cycling_site.messages import site as msg
 from cycling_site.routes import ROUTES, path_of
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP
 from tests.e2e.helpers import at, sign_in
 
 STATIC_ROUTES = [r for r in ROUTES if "[" not in r.path and r.name != "dev-mailbox"]
@@ -22,12 +23,12 @@ def test_pages_forbid_framing(page: Page):
     assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
 
 
-def test_framed_site_shows_the_iframe_warning(page: Page, site):
+def test_framed_site_shows_the_iframe_warning(browser: Browser, site):
+    """In a browser of its own: a framed page must not share a renderer with the session's long run."""
+    framed_pages = re.compile(rf"^{re.escape(site.url)}/(auth/login|iframe-warning)/?$")
+
     # Strip the headers that would stop the browser from framing at all, to reach the page's own guard.
     def without_frame_headers(route: Route) -> None:
-        if route.request.resource_type != "document":
-            route.continue_()
-            return
         response = route.fetch()
         headers = {
             k: v
@@ -36,18 +37,23 @@ def test_framed_site_shows_the_iframe_warning(page: Page, site):
         }
         route.fulfill(response=response, headers=headers)
 
-    page.route(f"{site.url}/**", without_frame_headers)
-    page.route(
-        "http://frame-host.test/",
-        lambda route: route.fulfill(
-            content_type="text/html",
-            body=f'<iframe id="site" src="{site.url}/auth/login" width="800" height="600"></iframe>',
-        ),
-    )
-    page.goto("http://frame-host.test/")
-    frame = page.frame_locator("#site")
-    expect(frame.get_by_text(msg.IFRAME_WARNING)).to_be_visible()
-    assert page.frames[1].url.rstrip("/").endswith("/iframe-warning")
+    own_browser = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    try:
+        page = own_browser.new_page(viewport=DESKTOP)
+        page.route(framed_pages, without_frame_headers)
+        page.route(
+            "http://frame-host.test/",
+            lambda route: route.fulfill(
+                content_type="text/html",
+                body=f'<iframe id="site" src="{site.url}/auth/login" width="800" height="600"></iframe>',
+            ),
+        )
+        page.goto("http://frame-host.test/")
+        frame = page.frame_locator("#site")
+        expect(frame.get_by_text(msg.IFRAME_WARNING)).to_be_visible()
+        assert page.frames[1].url.rstrip("/").endswith("/iframe-warning")
+    finally:
+        own_browser.close()
 
 
 def test_unknown_paths_go_home(page: Page):
