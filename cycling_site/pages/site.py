@@ -25,7 +25,7 @@ def iframe_warning_page() -> rx.Component:
     )
 
 
-FRAME_GUARD = """
+FRAME_GUARD = r"""
 if (window.top !== window.self && window.location.pathname.replace(/\/+$/, "") !== "/iframe-warning") {
   window.location.replace("/iframe-warning");
 }
