@@ -11,8 +11,8 @@ from cycling_site.embedded.oauth_provider import service as oauth_provider
 from cycling_site.messages import accounts as account_msg
 from cycling_site.messages import connections as msg
 from cycling_site.models import Connection, OAuthState
-from cycling_site.services import tokens
 from cycling_site.settings import settings
+from tests.api.auth_support import bearer
 from tests.api.test_auth_api import assert_error_shape
 from tests.unit.conftest import count
 from tests.unit.connections_support import consent, query_of
@@ -23,10 +23,6 @@ CHECK = "/api/oauth/check"
 XERT = "/api/oauth/xert"
 REMOVE = "/api/auth/remove_connection"
 PROVIDER = oauth.EMBEDDED_PREFIX
-
-
-def bearer(account) -> dict[str, str]:
-    return {"Authorization": f"Bearer {tokens.issue_session_token(account, True).token}"}
 
 
 def assert_error(response, status_code: int = 400) -> dict:

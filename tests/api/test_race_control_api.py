@@ -7,7 +7,7 @@ from sqlmodel import select
 from cycling_site.messages import pre_verification as msg
 from cycling_site.messages import race_control as rc_msg
 from cycling_site.models import PreVerification, ReviewDecision
-from cycling_site.services import tokens
+from tests.api.auth_support import bearer
 from tests.unit.conftest import count, reload
 
 SUBMIT = "/api/src/verification/submit"
@@ -21,10 +21,6 @@ FORM = {
     "stravaLink": "https://www.strava.com/athletes/7",
     "message": "",
 }
-
-
-def bearer(account) -> dict:
-    return {"Authorization": f"Bearer {tokens.issue_session_token(account, True).token}"}
 
 
 @pytest.fixture

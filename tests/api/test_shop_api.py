@@ -13,10 +13,11 @@ from cycling_site.clients import payments
 from cycling_site.embedded.payments import service as payments_sandbox
 from cycling_site.messages import shop as msg
 from cycling_site.models import Currency, GemOrder, LedgerEntry, OrderStatus
-from cycling_site.services import ledger, tokens
+from cycling_site.services import ledger
 from cycling_site.services.ledger import Move
 from cycling_site.settings import settings
 from cycling_site.wire.payments import WEBHOOK_PATH
+from tests.api.auth_support import bearer
 from tests.unit.conftest import count, reload
 
 SHOP = "/api/shop"
@@ -32,10 +33,6 @@ def sandbox():
 @pytest.fixture
 def rider(make_account):
     return make_account(level=18)
-
-
-def bearer(account) -> dict:
-    return {"Authorization": f"Bearer {tokens.issue_session_token(account, True).token}"}
 
 
 def fund(session, account, currency: Currency, amount: int) -> None:

@@ -6,8 +6,9 @@ import pytest
 from cycling_site.messages import accounts as accounts_msg
 from cycling_site.messages import teams as msg
 from cycling_site.models import Team, TeamMembership
-from cycling_site.services import teams, tokens
+from cycling_site.services import teams
 from cycling_site.services.teams import TeamForm
+from tests.api.auth_support import bearer
 from tests.unit.conftest import count
 
 PUBLIC = "/api/team-management/get-public-teams"
@@ -15,10 +16,6 @@ MINE = "/api/team-management/get-teams"
 CREATE = "/api/team-management/create-team"
 JOIN = "/api/team-management/join-team"
 LEAVE = "/api/team-management/leave-team"
-
-
-def bearer(account) -> dict:
-    return {"Authorization": f"Bearer {tokens.issue_session_token(account, True).token}"}
 
 
 @pytest.fixture

@@ -9,9 +9,10 @@ from cycling_site.messages import registration as file_msg
 from cycling_site.messages import third_party_import as msg
 from cycling_site.models import RiderFile, Role
 from cycling_site.models.third_party_import import ThirdPartyImport
-from cycling_site.services import rider_files, tokens
+from cycling_site.services import rider_files
 from cycling_site.services import third_party_import as imports
 from tests import file_samples
+from tests.api.auth_support import bearer
 from tests.api.test_auth_api import assert_error_shape
 from tests.unit.conftest import count
 
@@ -28,10 +29,6 @@ FORM = {
     "overall_elevation_meter": "31000",
     "profile_link": "https://rouvy.com/member/layla",
 }
-
-
-def bearer(account) -> dict:
-    return {"Authorization": f"Bearer {tokens.issue_session_token(account, True).token}"}
 
 
 def proofs(count_: int = 1, data: bytes | None = None, name: str = "totals.png") -> list:

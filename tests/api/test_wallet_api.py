@@ -9,7 +9,8 @@ from sqlmodel import col, select
 from cycling_site.messages import race_control as rc_msg
 from cycling_site.messages import wallet as msg
 from cycling_site.models import Currency, OutboxMessage, RiderFile, WalletVerification, Withdrawal
-from cycling_site.services import ledger, tokens
+from cycling_site.services import ledger
+from tests.api.auth_support import bearer
 from tests.unit.conftest import count
 from tests.unit.wallet_support import BECH32, TESTNET, credit, past_event, png, verify
 
@@ -17,10 +18,6 @@ WALLET = "/api/auth/user-wallet"
 TRANSACTIONS = "/api/wallet/transactions"
 WITHDRAW = "/api/wallet/withdraw"
 FINANCE = "/api/finance"
-
-
-def bearer(account) -> dict:
-    return {"Authorization": f"Bearer {tokens.issue_session_token(account, True).token}"}
 
 
 @pytest.fixture
