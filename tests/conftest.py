@@ -15,6 +15,7 @@ os.environ["LOGIN_LIMIT_PER_EMAIL"] = "5/minute"
 os.environ["LOGIN_LIMIT_PER_ADDRESS"] = "30/minute"
 
 import pytest  # noqa: E402
+from sqlalchemy import text  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402
 
 import cycling_site.embedded.activity.models  # noqa: E402, F401  (each service's own tables)
@@ -25,11 +26,29 @@ from cycling_site.db import engine  # noqa: E402
 from cycling_site.services.rate_limit import reset_login_limits  # noqa: E402
 
 
-@pytest.fixture
-def session() -> Session:
-    """A fresh, empty schema for each test."""
+@pytest.fixture(scope="session")
+def schema() -> None:
+    """The models' tables, built once: rebuilding them for every test took 40 % of the run."""
     SQLModel.metadata.drop_all(engine)
     SQLModel.metadata.create_all(engine)
+
+
+def empty_tables() -> None:
+    """Every row gone and the ids counting from 1 again, as on a new database."""
+    tables = SQLModel.metadata.sorted_tables
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            names = ", ".join(f'"{table.name}"' for table in tables)
+            connection.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+        else:
+            for table in reversed(tables):
+                connection.execute(table.delete())
+
+
+@pytest.fixture
+def session(schema) -> Session:
+    """An empty database for each test."""
+    empty_tables()
     reset_login_limits()
     with Session(engine, expire_on_commit=False) as db_session:
         yield db_session

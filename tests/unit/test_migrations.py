@@ -44,6 +44,15 @@ def _drop_everything(db_url: str) -> None:
         engine.dispose()
 
 
+def _restore_models_schema(db_url: str) -> None:
+    """The other tests share this database and expect the models' tables, built once per run."""
+    engine = create_engine(db_url)
+    try:
+        SQLModel.metadata.create_all(engine)
+    finally:
+        engine.dispose()
+
+
 def test_migrations_match_the_models(tmp_path):
     db_url = os.environ.get("TEST_DB_URL") or f"sqlite:///{tmp_path / 'migrated.db'}"
     _drop_everything(db_url)
@@ -52,3 +61,4 @@ def test_migrations_match_the_models(tmp_path):
         assert _differences(db_url) == []
     finally:
         _drop_everything(db_url)
+        _restore_models_schema(db_url)
