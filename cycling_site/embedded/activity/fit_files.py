@@ -1,7 +1,8 @@
 """Reading ride FIT files: one decoding pass with the CRC check, keeping only what ride pages need.
 
-fitdecode decodes without a data processor: scale and offset are still applied, so values come in FIT's
-base units (m, m/s, s), while dates stay raw FIT seconds that we convert once per file.
+fit_reader decodes with numpy; files it does not cover go through fitdecode, which is also the reference the
+tests hold it to. fitdecode runs without a data processor: scale and offset are still applied, so values come
+in FIT's base units (m, m/s, s), while dates stay raw FIT seconds that we convert once per file.
 """
 
 from dataclasses import dataclass
@@ -10,6 +11,9 @@ from datetime import UTC, datetime
 import fitdecode
 import numpy as np
 from fitdecode.records import FitDataMessage
+
+from cycling_site.embedded.activity import fit_reader
+from cycling_site.embedded.activity.fit_reader import COLUMNS as _COLUMNS
 
 NOT_FIT_MESSAGE = "This file is not a FIT file."
 EMPTY_MESSAGE = "The file is empty."
@@ -21,19 +25,6 @@ MAX_SPAN_S = 14 * 24 * 3600  # longer is a damaged clock or many rides; its 1 Hz
 
 FIT_EPOCH = 631065600  # FIT dates count seconds from 1989-12-31 00:00 UTC
 FIT_CLOCK_SET = 0x10000000  # smaller dates count from power-on, before the device had the time
-_SESSION, _RECORD, _EVENT = 18, 20, 21  # global message numbers
-# Record columns; the enhanced_* fields win over the plain ones when a record has both.
-_COLUMNS = (
-    "timestamp",
-    "power",
-    "heart_rate",
-    "cadence",
-    "speed",
-    "enhanced_speed",
-    "altitude",
-    "enhanced_altitude",
-    "distance",
-)
 _SLOT = {name: i for i, name in enumerate(_COLUMNS)}
 _TIMER_STOPS = frozenset({"stop", "stop_all", "stop_disable", "stop_disable_all"})
 
@@ -101,7 +92,8 @@ def _values(frame: FitDataMessage) -> dict:
     return {f.field.name: f.value for f in frame.fields if f.field is not None and f.value is not None}
 
 
-def _decode(data: bytes) -> tuple[list[list], list[tuple[float, str]], dict]:
+def _decode_with_fitdecode(data: bytes) -> tuple[np.ndarray, list[tuple[float, str]], dict]:
+    """The reference decoding, for the files fit_reader leaves to fitdecode."""
     rows: list[list] = []
     events: list[tuple[float, str]] = []
     session: dict = {}
@@ -116,7 +108,7 @@ def _decode(data: bytes) -> tuple[list[list], list[tuple[float, str]], dict]:
             if frame.__class__ is not FitDataMessage:
                 continue
             number = frame.def_mesg.global_mesg_num
-            if number == _RECORD:
+            if number == fit_reader.RECORD:
                 row = [None] * len(_COLUMNS)
                 for field in frame.fields:
                     if field.field is not None and field.value is not None:
@@ -126,13 +118,13 @@ def _decode(data: bytes) -> tuple[list[list], list[tuple[float, str]], dict]:
                             # A few devices write some of these as arrays: the first entry is the sample.
                             row[slot] = value[0] if value.__class__ is tuple and value else value
                 rows.append(row)
-            elif number == _EVENT:
+            elif number == fit_reader.EVENT:
                 values = _values(frame)
                 if values.get("event") == "timer" and "timestamp" in values:
                     events.append((values["timestamp"], values.get("event_type")))
-            elif number == _SESSION and not session:
+            elif number == fit_reader.SESSION and not session:
                 session = _values(frame)
-    return rows, events, session
+    return np.array(rows, dtype=np.float64).reshape(-1, len(_COLUMNS)), events, session
 
 
 def _pauses(events: list[tuple[float, str]], origin: float) -> list[tuple[float, float]]:
@@ -148,8 +140,14 @@ def _pauses(events: list[tuple[float, str]], origin: float) -> list[tuple[float,
     return pauses
 
 
-def _ride(rows: list[list], events: list[tuple[float, str]], session: dict) -> FitRide:
-    table = np.array(rows, dtype=np.float64).reshape(-1, len(_COLUMNS))
+def _decode(data: bytes) -> tuple[np.ndarray, list[tuple[float, str]], dict]:
+    try:
+        return fit_reader.decode(data)
+    except fit_reader.Unsupported:
+        return _decode_with_fitdecode(data)
+
+
+def _ride(table: np.ndarray, events: list[tuple[float, str]], session: dict) -> FitRide:
     table = table[~np.isnan(table[:, 0])]
     if not len(table):
         raise FitFileError(NO_SAMPLES_MESSAGE)
