@@ -19,7 +19,7 @@ from cycling_site.pages.site import FRAME_GUARD, frame_guard
 from cycling_site.services import accounts
 from cycling_site.services.mail_delivery import deliver_forever
 from cycling_site.ui import site_messages
-from cycling_site.ui.theme import GLOBAL_STYLE
+from cycling_site.ui.theme import GLOBAL_STYLE, site_stylesheet
 
 oauth_provider.install(api)
 activity_service.install(api, accounts.rider_exists)
@@ -34,7 +34,11 @@ payments.serve_embedded_from(api)
 app = rx.App(
     # The frame guard is put in the page by a script at run time: its hash joins the build's in the policy.
     api_transformer=[api, partial(SiteMiddleware, inline_scripts=[FRAME_GUARD])],
-    head_components=[frame_guard(), rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
+    head_components=[
+        frame_guard(),
+        rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
+        rx.el.style(site_stylesheet()),
+    ],
     style=GLOBAL_STYLE,
     stylesheets=["/site.css"],
     backend_exception_handler=site_messages.unexpected_error,

@@ -31,7 +31,7 @@ from cycling_site.routes import ROUTES, Route
 from cycling_site.settings import settings
 from cycling_site.state.activity_detail import ActivityDetailState
 from cycling_site.state.connections import ConnectionsState, OAuthCallbackState
-from cycling_site.state.contact import ContactState
+from cycling_site.state.contact import ContactState, SubscribeState
 from cycling_site.state.content import ChromeState, ContentState
 from cycling_site.state.dashboard import DashboardState
 from cycling_site.state.event_detail import EventDetailState
@@ -123,7 +123,7 @@ def register_pages(app: rx.App) -> None:
             component,
             route=route.path,
             title=site.site_title(route),
-            on_load=[SessionState.guard, ChromeState.load, *loads],
+            on_load=[SessionState.guard, ChromeState.load, SubscribeState.clear_messages, *loads],
         )
     app.add_page(
         events.event_list_page, route="404", title="Not found", on_load=rx.redirect("/", replace=True)

@@ -19,6 +19,7 @@ from cycling_site.ui.forms import (
     text_input,
 )
 from cycling_site.ui.layout import card, heading, page
+from cycling_site.ui.links import link_button
 from cycling_site.ui.theme import COLOR, SIZE
 
 CHALLENGE_URL = "/api/altcha/challenge"
@@ -38,6 +39,16 @@ def _human_check(state) -> rx.Component:
         id="human-check",
         width="100%",
     )
+
+
+def _credential_marks(name: str) -> dict:
+    """The field's own error, or the refused credentials, mark it invalid and point to the message."""
+    invalid = LoginState.errors.contains(name) | LoginState.credentials_refused
+    return {
+        "aria_invalid": rx.cond(invalid, "true", "false"),
+        "aria_describedby": f"{name}-error login-error",
+        "border_color": rx.cond(invalid, COLOR["danger"], COLOR["border"]),
+    }
 
 
 def login_page() -> rx.Component:
@@ -69,14 +80,23 @@ def login_page() -> rx.Component:
                             "Email",
                             "email",
                             text_input(
-                                "email", "email", auto_complete="email", placeholder="you@example.com"
+                                "email",
+                                "email",
+                                auto_complete="email",
+                                placeholder="you@example.com",
+                                **_credential_marks("email"),
                             ),
                             LoginState.errors,
                         ),
                         field(
                             "Password",
                             "password",
-                            text_input("password", "password", auto_complete="current-password"),
+                            text_input(
+                                "password",
+                                "password",
+                                auto_complete="current-password",
+                                **_credential_marks("password"),
+                            ),
                             LoginState.errors,
                         ),
                         _human_check(LoginState),
@@ -177,10 +197,12 @@ def register_page() -> rx.Component:
                         submit_button(
                             "Submit", RegisterState.can_submit, RegisterState.submitting, id="register-submit"
                         ),
-                        rx.link(
-                            rx.button("Cancel", variant="outline", width="100%", size="3", type="button"),
+                        link_button(
+                            "Cancel",
                             href=path_of("login"),
+                            variant="outline",
                             width="100%",
+                            size="3",
                             id="register-cancel",
                         ),
                         spacing="4",

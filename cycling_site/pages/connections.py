@@ -9,6 +9,7 @@ from cycling_site.state.content import ContentState
 from cycling_site.ui.content import loaded, page_title, prose
 from cycling_site.ui.forms import checkbox_field, field_error, form_alert, submit_button
 from cycling_site.ui.layout import card, page
+from cycling_site.ui.links import link_button
 from cycling_site.ui.theme import COLOR, SPACE
 
 
@@ -22,9 +23,12 @@ def oauth_callback_page() -> rx.Component:
                         rx.icon("unlink", size=36, color=COLOR["danger"]),
                         rx.heading(OAuthCallbackState.network_name, as_="h1", size="5"),
                         form_alert(OAuthCallbackState.error_text, id="oauth-error"),
-                        rx.link(
-                            rx.button(msg.BACK_TO_CONNECTIONS, size="3", variant="outline", cursor="pointer"),
+                        link_button(
+                            msg.BACK_TO_CONNECTIONS,
                             href=AFTER_CALLBACK,
+                            size="3",
+                            variant="outline",
+                            cursor="pointer",
                             id="oauth-back",
                         ),
                         spacing="4",

@@ -9,6 +9,7 @@ from cycling_site.routes import path_of
 from cycling_site.state.content import Card, Category, ChromeState, ContentState, Question, Topic
 from cycling_site.ui.content import banner, loaded, page_title, prose
 from cycling_site.ui.layout import card, page
+from cycling_site.ui.links import link_button
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SHADOW, SIZE, SPACE
 
 
@@ -134,18 +135,16 @@ def _device(icon: str, heading: rx.Var, html: rx.Var, store: str, url: rx.Var, b
             prose(html),
             rx.cond(
                 url != "",
-                rx.link(
-                    rx.button(
-                        rx.icon("download", size=16),
-                        store,
-                        size="3",
-                        background=COLOR["ink"],
-                        color="white",
-                        cursor="pointer",
-                        _hover={"background": COLOR["ink_soft"]},
-                    ),
+                link_button(
+                    rx.icon("download", size=16),
+                    store,
                     href=url,
                     is_external=True,
+                    size="3",
+                    background=COLOR["ink"],
+                    color="white",
+                    cursor="pointer",
+                    _hover={"background": COLOR["ink_soft"]},
                     margin_top="auto",
                 ),
             ),
@@ -197,17 +196,15 @@ def _contact() -> rx.Component:
                 spacing="3",
                 align="center",
             ),
-            rx.link(
-                rx.button(
-                    "Contact us",
-                    size="3",
-                    background=COLOR["accent"],
-                    color="white",
-                    font_weight="700",
-                    cursor="pointer",
-                    _hover={"background": COLOR["accent_dark"]},
-                ),
+            link_button(
+                "Contact us",
                 href=path_of("contacts"),
+                size="3",
+                background=COLOR["accent"],
+                color="white",
+                font_weight="700",
+                cursor="pointer",
+                _hover={"background": COLOR["accent_dark"]},
                 id="support-contact",
             ),
             direction=rx.breakpoints(initial="column", sm="row"),

@@ -9,10 +9,11 @@ from cycling_site.messages import activities as msg
 from cycling_site.routes import path_of
 from cycling_site.state.dashboard import CURVE_SERIES, PERIODS, DashboardState
 from cycling_site.ui.feedback import loading_line
-from cycling_site.ui.forms import INPUT_STYLE, form_alert, rejection_codes
-from cycling_site.ui.layout import card, page
+from cycling_site.ui.forms import INPUT_STYLE, file_drop, form_alert, rejection_codes
+from cycling_site.ui.layout import card, page, scroll_region
+from cycling_site.ui.links import link_button
 from cycling_site.ui.shop import shop_panel
-from cycling_site.ui.theme import CHART_COLOR, COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+from cycling_site.ui.theme import CHART_COLOR, COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE, VISUALLY_HIDDEN
 from cycling_site.ui.third_party_import import import_banner, import_wizard
 from cycling_site.ui.verification_alert import verification_alert
 from cycling_site.ui.weigh_ins import weigh_in_banner
@@ -100,17 +101,15 @@ def profile_header() -> rx.Component:
         flex_wrap="wrap",
         row_gap=SPACE["3"],
     )
-    edit = rx.link(
-        rx.button(
-            rx.icon("user-pen", size=16),
-            "EDIT PROFILE",
-            variant="outline",
-            color=COLOR["on_ink"],
-            border_color=COLOR["on_ink_muted"],
-            cursor="pointer",
-            font_weight="700",
-        ),
+    edit = link_button(
+        rx.icon("user-pen", size=16),
+        "EDIT PROFILE",
         href=path_of("profile"),
+        variant="outline",
+        color=COLOR["on_ink"],
+        border_color=COLOR["on_ink_muted"],
+        cursor="pointer",
+        font_weight="700",
         id="edit-profile",
     )
     return rx.box(
@@ -165,11 +164,11 @@ def _segmented(options, value: rx.Var, on_change, group_id: str) -> rx.Component
 
 def _progress_table() -> rx.Component:
     header_cell = {"font_size": SIZE["xs"], "color": COLOR["muted"], "letter_spacing": "0.06em"}
-    return rx.box(
+    return scroll_region(
         rx.table.root(
             rx.table.header(
                 rx.table.row(
-                    rx.table.column_header_cell("", **header_cell),
+                    rx.table.column_header_cell(rx.el.span("Figure", style=VISUALLY_HIDDEN), **header_cell),
                     rx.table.column_header_cell("OVERALL", **header_cell),
                     rx.cond(
                         DashboardState.other_platform,
@@ -208,8 +207,7 @@ def _progress_table() -> rx.Component:
             white_space="nowrap",
             width="100%",
         ),
-        overflow_x="auto",
-        width="100%",
+        "Progress totals",
     )
 
 
@@ -464,17 +462,14 @@ def _activities_list() -> rx.Component:
 
 
 def _activities_table() -> rx.Component:
-    headers = ["", "DATE", "RIDE", "DIST", "ELEV", "W", "W/KG", "HEART", "TIME", "ANALYSIS", "DOWNLOAD"]
-    return rx.box(
+    headers = ["DATE", "RIDE", "DIST", "ELEV", "W", "W/KG", "HEART", "TIME", "ANALYSIS", "DOWNLOAD"]
+    header_cell = {"font_size": SIZE["xs"], "color": COLOR["muted"], "letter_spacing": "0.06em"}
+    return scroll_region(
         rx.table.root(
             rx.table.header(
                 rx.table.row(
-                    *[
-                        rx.table.column_header_cell(
-                            label, font_size=SIZE["xs"], color=COLOR["muted"], letter_spacing="0.06em"
-                        )
-                        for label in headers
-                    ]
+                    rx.table.column_header_cell(rx.el.span("Compare", style=VISUALLY_HIDDEN), **header_cell),
+                    *[rx.table.column_header_cell(label, **header_cell) for label in headers],
                 )
             ),
             rx.table.body(rx.foreach(DashboardState.rows, _activity_row)),
@@ -482,13 +477,12 @@ def _activities_table() -> rx.Component:
             id="activities-table",
             width="100%",
         ),
-        overflow_x="auto",
-        width="100%",
+        "Activities",
     )
 
 
 def _upload_button() -> rx.Component:
-    return rx.upload.root(
+    return file_drop(
         rx.button(
             rx.cond(DashboardState.uploading, rx.spinner(size="2"), rx.icon("upload", size=16)),
             DashboardState.upload_label,
@@ -616,7 +610,8 @@ def _tabs() -> rx.Component:
             _tab_trigger("profile", "Overview", "layout-dashboard"),
             _tab_trigger("activities", "ACTIVITIES", "list"),
             rx.cond(~DashboardState.is_kid, _tab_trigger("in-game-shop", "In Game Shop", "shopping-bag")),
-            size="2",
+            # The small tabs keep all three whole on a 375 px phone.
+            size=rx.breakpoints(initial="1", sm="2"),
             margin_bottom=SPACE["5"],
             overflow_x="auto",
             flex_wrap="nowrap",

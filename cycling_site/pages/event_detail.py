@@ -3,10 +3,10 @@
 import reflex as rx
 
 from cycling_site.messages import events as msg
+from cycling_site.routes import path_of
 from cycling_site.state.event_detail import EventDetailState
 from cycling_site.ui.events import HEADER_CELL, event_image, section_title, winners_card
-from cycling_site.ui.feedback import loading_line
-from cycling_site.ui.forms import form_alert
+from cycling_site.ui.feedback import loading_line, primary_link, status_panel
 from cycling_site.ui.layout import card, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 
@@ -143,7 +143,14 @@ def event_detail_page() -> rx.Component:
     return page(
         rx.cond(
             EventDetailState.error != "",
-            card(form_alert(EventDetailState.error, id="event-error")),
+            status_panel(
+                "warning",
+                EventDetailState.error,
+                msg.EVENT_UNAVAILABLE_HINT,
+                primary_link(msg.BACK_TO_EVENTS, path_of("events"), id="event-back"),
+                level="h1",
+                id="event-error",
+            ),
             rx.cond(
                 EventDetailState.loading,
                 card(loading_line("Loading the event...", "event-loading")),

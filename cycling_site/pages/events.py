@@ -9,7 +9,8 @@ from cycling_site.state.session import SessionState
 from cycling_site.ui.events import HEADER_CELL, event_image
 from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import form_alert
-from cycling_site.ui.layout import card, heading, page
+from cycling_site.ui.layout import card, heading, page, scroll_region
+from cycling_site.ui.links import link_button
 from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 
 
@@ -25,8 +26,13 @@ def _chip(text: rx.Var, icon: str) -> rx.Component:
     )
 
 
+# A phone wraps the cells, so the table fits instead of scrolling (a scrolling table of text alone cannot
+# be reached from the keyboard).
+WRAP_ON_PHONE = rx.breakpoints(initial="normal", sm="nowrap")
+
+
 def _category_table(event: rx.Var) -> rx.Component:
-    return rx.box(
+    return scroll_region(
         rx.table.root(
             rx.table.header(
                 rx.table.row(
@@ -52,7 +58,7 @@ def _category_table(event: rx.Var) -> rx.Component:
                                     class_name="category-description",
                                 ),
                             ),
-                            white_space="nowrap",
+                            white_space=WRAP_ON_PHONE,
                         ),
                         rx.table.cell(row["time"]),
                         rx.table.cell(row["distance"]),
@@ -63,11 +69,10 @@ def _category_table(event: rx.Var) -> rx.Component:
             size="1",
             variant="ghost",
             class_name="category-table",
-            white_space="nowrap",
+            white_space=WRAP_ON_PHONE,
             width="100%",
         ),
-        overflow_x="auto",
-        width="100%",
+        "Categories",
     )
 
 
@@ -102,23 +107,25 @@ def _register_action(event: rx.Var) -> rx.Component:
     detail = "/event/detail/" + event["id"].to(str)
     return rx.cond(
         event["can_register"],
-        rx.link(
-            rx.button(
-                rx.cond(event["rejoin"], msg.REJOIN, msg.JOIN),
-                size="3",
-                background=COLOR["accent"],
-                color="white",
-                font_weight="700",
-                cursor="pointer",
-                class_name="register-button",
-            ),
+        link_button(
+            rx.cond(event["rejoin"], msg.REJOIN, msg.JOIN),
             href="/event/" + event["id"].to(str),
+            size="3",
+            background=COLOR["accent"],
+            color="white",
+            font_weight="700",
+            cursor="pointer",
+            class_name="register-button",
         ),
         rx.cond(
             ~EventListState.signed_in & (event["message"] == msg.LOGGED_OUT),
-            rx.link(
-                rx.button("Login", size="3", variant="outline", cursor="pointer", class_name="login-button"),
+            link_button(
+                "Login",
                 href="/auth/login?redirect=" + detail,
+                size="3",
+                variant="outline",
+                cursor="pointer",
+                class_name="login-button",
             ),
         ),
     )
@@ -129,7 +136,7 @@ def hero() -> rx.Component:
         rx.vstack(
             rx.text(
                 "Indoor racing · prize money",
-                color=COLOR["accent"],
+                color=COLOR["accent_bright"],
                 font_weight="700",
                 text_transform="uppercase",
                 letter_spacing="0.12em",
@@ -151,18 +158,28 @@ def hero() -> rx.Component:
             ),
             rx.cond(
                 SessionState.signed_in,
-                rx.link(
-                    rx.button("My activities", size="4", background=COLOR["accent"], cursor="pointer"),
+                link_button(
+                    "My activities",
                     href="/user/activities#profile",
+                    size="4",
+                    background=COLOR["accent"],
+                    cursor="pointer",
                 ),
                 rx.hstack(
-                    rx.link(
-                        rx.button("Create account", size="4", background=COLOR["accent"], cursor="pointer"),
+                    link_button(
+                        "Create account",
                         href=path_of("register"),
+                        size="4",
+                        background=COLOR["accent"],
+                        cursor="pointer",
                     ),
-                    rx.link(
-                        rx.button("Sign in", size="4", variant="outline", color="white", cursor="pointer"),
+                    link_button(
+                        "Sign in",
                         href=path_of("login"),
+                        size="4",
+                        variant="outline",
+                        color="white",
+                        cursor="pointer",
                     ),
                     spacing="3",
                     wrap="wrap",
@@ -281,7 +298,7 @@ def _requirements_dialog() -> rx.Component:
 def event_list_page() -> rx.Component:
     return page(
         hero(),
-        heading("Events", "Featured races and open events"),
+        heading("Events", "Featured races and open events", level="h2"),
         _requirements_dialog(),
         rx.cond(
             EventListState.error != "",

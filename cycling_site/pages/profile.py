@@ -14,6 +14,7 @@ from cycling_site.ui.forms import (
     checkbox_field,
     field,
     field_error,
+    file_drop,
     form_alert,
     rejection_codes,
     select_input,
@@ -21,6 +22,7 @@ from cycling_site.ui.forms import (
     text_input,
 )
 from cycling_site.ui.layout import card, heading, page
+from cycling_site.ui.links import link_button
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 
 GENDER_OPTIONS = [["0", "Male"], ["1", "Female"]]
@@ -77,7 +79,7 @@ def _avatar(size) -> rx.Component:
 
 
 def _avatar_card() -> rx.Component:
-    upload = rx.upload.root(
+    upload = file_drop(
         rx.hstack(
             rx.icon("camera", size=16),
             rx.text("Upload photo", font_weight="600", font_size=SIZE["sm"]),
@@ -480,9 +482,8 @@ def delete_user_page() -> rx.Component:
                     ),
                     rx.cond(
                         status != "pending",
-                        rx.link(
-                            rx.button("Go to events", variant="outline", cursor="pointer"),
-                            href=path_of("events"),
+                        link_button(
+                            "Go to events", href=path_of("events"), variant="outline", cursor="pointer"
                         ),
                     ),
                     align="center",

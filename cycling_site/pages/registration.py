@@ -6,7 +6,7 @@ from cycling_site.messages import registration as msg
 from cycling_site.routes import path_of
 from cycling_site.services import registrations, rider_files
 from cycling_site.settings import settings
-from cycling_site.state.registration import RegistrationState, ThankYouState
+from cycling_site.state.registration import STEP_HEADING_ID, RegistrationState, ThankYouState
 from cycling_site.ui.events import event_image, winners_card
 from cycling_site.ui.feedback import loading_line, primary_link, status_panel
 from cycling_site.ui.forms import (
@@ -14,6 +14,7 @@ from cycling_site.ui.forms import (
     checkbox_field,
     field,
     field_error,
+    file_drop,
     form_alert,
     rejection_codes,
     terms_agreement,
@@ -97,7 +98,15 @@ def _two(*children: rx.Component) -> rx.Component:
 
 def _section(title: str, *children: rx.Component) -> rx.Component:
     return rx.vstack(
-        rx.heading(title, as_="h2", font_size=SIZE["lg"], **DISPLAY_HEADING),
+        rx.heading(
+            title,
+            as_="h2",
+            id=STEP_HEADING_ID,
+            tab_index=-1,
+            outline="none",
+            font_size=SIZE["lg"],
+            **DISPLAY_HEADING,
+        ),
         *children,
         spacing="4",
         width="100%",
@@ -145,7 +154,7 @@ def _dropzone(kind: str) -> rx.Component:
     upload_id = f"upload-{kind}"
     video = kind == "device_video"
     hint = "MP4, MOV or WEBM, up to 8 MB" if video else "JPEG, JPG, PNG or PDF, up to 8 MB"
-    return rx.upload.root(
+    return file_drop(
         rx.vstack(
             rx.cond(
                 State.uploading == kind,
@@ -510,8 +519,26 @@ def _stepper() -> rx.Component:
 
 
 def _buttons() -> rx.Component:
-    # The submit button comes first in the page, so Enter in a field moves on rather than back.
+    """Back, then Next or Submit, in reading and tab order. Back is not a submit button, so Enter in a field
+    moves on; it sends the form itself, marked as a step back, so what was typed is kept."""
     return rx.flex(
+        rx.cond(
+            State.step_index > 0,
+            rx.button(
+                "Back",
+                type="button",
+                size="3",
+                variant="soft",
+                color_scheme="gray",
+                on_click=[
+                    State.go_back,
+                    rx.call_script("document.getElementById('wizard-form').requestSubmit()"),
+                ],
+                id="wizard-back",
+                cursor="pointer",
+            ),
+            rx.box(),
+        ),
         rx.button(
             rx.cond(State.last_step, "Submit", "Next"),
             type="submit",
@@ -523,21 +550,6 @@ def _buttons() -> rx.Component:
             id="wizard-next",
             cursor="pointer",
         ),
-        rx.cond(
-            State.step_index > 0,
-            rx.button(
-                "Back",
-                type="submit",
-                size="3",
-                variant="soft",
-                color_scheme="gray",
-                on_click=State.go_back,
-                id="wizard-back",
-                cursor="pointer",
-            ),
-            rx.box(),
-        ),
-        direction="row-reverse",
         justify="between",
         width="100%",
         margin_top=SPACE["5"],

@@ -20,6 +20,7 @@ from cycling_site.ui.forms import (
     text_input,
 )
 from cycling_site.ui.layout import card, heading, page
+from cycling_site.ui.links import link_button
 from cycling_site.ui.pagination import pagination
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SHADOW, SIZE, SPACE
 
@@ -94,9 +95,12 @@ def _action(team: rx.Var) -> rx.Component:
                 **common,
             ),
         ),
-        rx.link(
-            rx.button(msg.JOIN, size="2", variant="soft", cursor="pointer"),
+        link_button(
+            msg.JOIN,
             href=login_url("session_expired", path_of("teams")),
+            size="2",
+            variant="soft",
+            cursor="pointer",
             class_name="team-sign-in",
         ),
     )

@@ -8,7 +8,8 @@ from cycling_site.routes import path_of
 from cycling_site.state.wallet import SEARCH_DEBOUNCE_MS, WalletState, WithdrawalState
 from cycling_site.ui.feedback import loading_line, primary_link
 from cycling_site.ui.forms import INPUT_STYLE, error_marks, field, form_alert
-from cycling_site.ui.layout import card, page
+from cycling_site.ui.layout import card, page, scroll_region
+from cycling_site.ui.links import link_button
 from cycling_site.ui.pagination import pagination
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
 from cycling_site.ui.wallet import badge, wallet_header
@@ -128,7 +129,7 @@ def _transactions() -> rx.Component:
         size="3",
         width=rx.breakpoints(initial="100%", sm="280px"),
     )
-    table = rx.box(
+    table = scroll_region(
         rx.table.root(
             rx.table.header(
                 rx.table.row(*(rx.table.column_header_cell(name, white_space="nowrap") for name in COLUMNS))
@@ -138,8 +139,7 @@ def _transactions() -> rx.Component:
             size="2",
             width="100%",
         ),
-        overflow_x="auto",
-        width="100%",
+        "Transactions",
         id="transactions-table",
     )
     empty = rx.center(
@@ -267,16 +267,12 @@ def _withdrawal_form() -> rx.Component:
                 ),
                 summary,
                 rx.flex(
-                    rx.link(
-                        rx.button(
-                            "Cancel",
-                            type="button",
-                            variant="outline",
-                            size="3",
-                            width="100%",
-                            cursor="pointer",
-                        ),
+                    link_button(
+                        "Cancel",
                         href=path_of("wallet"),
+                        variant="outline",
+                        size="3",
+                        cursor="pointer",
                         id="withdrawal-cancel",
                         flex="1",
                     ),

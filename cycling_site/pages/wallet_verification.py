@@ -20,6 +20,7 @@ from cycling_site.ui.forms import (
     error_marks,
     field,
     field_error,
+    file_drop,
     form_alert,
     rejection_codes,
     select_input,
@@ -28,6 +29,7 @@ from cycling_site.ui.forms import (
     text_input,
 )
 from cycling_site.ui.layout import card, heading, page
+from cycling_site.ui.links import link_button
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
 
 State = WalletVerificationState
@@ -114,7 +116,7 @@ def _chosen(kind: str, files: rx.Var) -> rx.Component:
 def _dropzone(kind: str, upload_id: str, label: str, hint: str, max_files: int) -> rx.Component:
     return rx.box(
         rx.text(label, font_weight="600", font_size=SIZE["sm"], margin_bottom=SPACE["1"]),
-        rx.upload.root(
+        file_drop(
             rx.vstack(
                 rx.cond(
                     State.uploading == kind,
@@ -225,11 +227,12 @@ def _form() -> rx.Component:
             ),
             rx.box(terms_agreement("terms_accepted"), field_error(errors, "terms_accepted")),
             rx.flex(
-                rx.link(
-                    rx.button(
-                        "Cancel", type="button", variant="outline", size="3", width="100%", cursor="pointer"
-                    ),
+                link_button(
+                    "Cancel",
                     href=path_of("wallet"),
+                    variant="outline",
+                    size="3",
+                    cursor="pointer",
                     id="wallet-verification-cancel",
                     flex="1",
                 ),

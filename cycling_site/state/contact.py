@@ -1,7 +1,5 @@
 """The Contact us form and the footer's Subscribe form."""
 
-import json
-
 import reflex as rx
 
 from cycling_site.db import get_session
@@ -9,18 +7,11 @@ from cycling_site.messages import contact as msg
 from cycling_site.services import contact
 from cycling_site.services.accounts import FormErrors
 from cycling_site.services.contact import ContactForm
+from cycling_site.state.dom import focus, reset_form
 
 CONTACT_FORM_ID = "contact-form"
 CONTACT_FIELDS = ("name", "email", "phone", "message")
 SUBSCRIBE_FORM_ID = "subscribe-form"
-
-
-def _reset_form(form_id: str) -> rx.event.EventSpec:
-    return rx.call_script(f"document.getElementById({json.dumps(form_id)})?.reset()")
-
-
-def _focus(element_id: str) -> rx.event.EventSpec:
-    return rx.call_script(f"document.getElementById({json.dumps(element_id)})?.focus()")
 
 
 class ContactState(rx.State):
@@ -53,18 +44,24 @@ class ContactState(rx.State):
             self.errors = exc.errors
             first = next((name for name in CONTACT_FIELDS if name in exc.errors), None)
             if first:
-                yield _focus(first)
+                yield focus(first)
             return
         finally:
             self.submitting = False
         self.sent = msg.SENT
-        yield _reset_form(CONTACT_FORM_ID)
+        yield reset_form(CONTACT_FORM_ID)
 
 
 class SubscribeState(rx.State):
     error: str = ""
     notice: str = ""
     submitting: bool = False
+
+    @rx.event
+    def clear_messages(self) -> None:
+        """The footer's notice belongs to the page it was given on, not to the next one."""
+        self.error = ""
+        self.notice = ""
 
     @rx.event
     def submit(self, form_data: dict):
@@ -81,4 +78,4 @@ class SubscribeState(rx.State):
         finally:
             self.submitting = False
         self.notice = msg.SUBSCRIBED
-        yield _reset_form(SUBSCRIBE_FORM_ID)
+        yield reset_form(SUBSCRIBE_FORM_ID)

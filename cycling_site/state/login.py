@@ -12,6 +12,7 @@ from cycling_site.services.accounts import EmailNotVerified, FormErrors
 from cycling_site.services.codes import CodeError
 from cycling_site.services.validation import checkbox_on, content_site_target, internal_path
 from cycling_site.settings import settings
+from cycling_site.state.dom import focus
 from cycling_site.state.parental_consent import consent_page
 from cycling_site.state.session import HOME_AFTER_LOGIN, SessionState, end_session, start_session
 
@@ -32,6 +33,11 @@ class LoginState(rx.State):
     @rx.var
     def form_error(self) -> str:
         return self.errors.get("form", "")
+
+    @rx.var
+    def credentials_refused(self) -> bool:
+        """Wrong email or password: both fields are marked, as either may be the wrong one."""
+        return self.errors.get("form") == msg.LOGIN_FAILED
 
     @rx.var
     def can_submit(self) -> bool:
@@ -114,6 +120,7 @@ class LoginState(rx.State):
             self.errors = exc.errors
             if isinstance(exc, EmailNotVerified):
                 self.unverified_email = str(form_data.get("email", ""))
+            yield focus("password" if "password" in exc.errors and "email" not in exc.errors else "email")
             return
         finally:
             self.submitting = False

@@ -15,6 +15,7 @@ from cycling_site.models.common import utcnow
 from cycling_site.routes import path_of
 from cycling_site.services import events, phone_otp, registrations, rider_files
 from cycling_site.services.validation import FormErrors, checkbox_on
+from cycling_site.state.dom import focus
 from cycling_site.state.events import event_card
 from cycling_site.state.session import Rider, rider_action
 
@@ -30,6 +31,8 @@ FIELD_STEPS = {
 }
 # The checkboxes of each step: an unticked box is missing from the form's data.
 CHECKBOXES = {"disclaimer": ("disclaimer",), "phone": ("terms",)}
+# Each step's heading takes the focus when the step opens, so keyboard and screen-reader users start there.
+STEP_HEADING_ID = "wizard-step-heading"
 LIVE_FIELDS = ("dob", "id_type", "team_type", "dial_code", "phone", "otp_type", "otp")
 
 
@@ -186,6 +189,7 @@ class RegistrationState(rx.State):
             self.errors = {}
             self.step_index = max(self.step_index - 1, 0)
             self.form_version += 1
+            yield focus(STEP_HEADING_ID)
             return
         self.submitting = self.last_step
         yield
@@ -198,6 +202,7 @@ class RegistrationState(rx.State):
             registrations.check_step(rider.db, event, rider.account, self.step, self._application())
         except FormErrors as exc:
             self._show(exc.errors)
+            yield focus(*self.errors, STEP_HEADING_ID)
             return
         except (events.EventNotFound, SQLAlchemyError):
             self.form_error = events_msg.LIST_FAILED
@@ -207,6 +212,7 @@ class RegistrationState(rx.State):
         self.errors = {}
         self.step_index += 1
         self.form_version += 1
+        yield focus(STEP_HEADING_ID)
 
     def _show(self, errors: dict[str, str]) -> None:
         """Messages under their fields, on the step that shows them; event-wide ones above the form."""

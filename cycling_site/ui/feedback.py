@@ -3,6 +3,7 @@
 import reflex as rx
 
 from cycling_site.ui.layout import card
+from cycling_site.ui.links import link_button
 from cycling_site.ui.theme import COLOR, SIZE, SPACE
 
 TONE_ICON = {"success": "circle-check", "danger": "circle-x", "warning": "triangle-alert"}
@@ -28,11 +29,14 @@ def loading_line(text: str, loading_id: str | None = None) -> rx.Component:
     )
 
 
-def status_panel(tone: str, title: str | rx.Var, message: str | rx.Var, *actions: rx.Component, **props):
+def status_panel(
+    tone: str, title: str | rx.Var, message: str | rx.Var, *actions: rx.Component, level: str = "h2", **props
+):
+    """level is "h1" where the panel is all the page shows."""
     return card(
         rx.vstack(
-            rx.icon(TONE_ICON[tone], size=44, color=COLOR[tone]),
-            rx.heading(title, as_="h2", size="6", text_align="center"),
+            rx.icon(TONE_ICON[tone], size=44, color=COLOR[tone], aria_hidden="true"),
+            rx.heading(title, as_=level, size="6", text_align="center"),
             rx.text(message, color=COLOR["muted"], text_align="center", id="status-message"),
             *actions,
             align="center",
@@ -46,18 +50,16 @@ def status_panel(tone: str, title: str | rx.Var, message: str | rx.Var, *actions
 
 
 def primary_link(label: str, href: str, **props) -> rx.Component:
-    return rx.link(
-        rx.button(
-            label,
-            size="3",
-            background=COLOR["accent"],
-            color="white",
-            font_weight="700",
-            letter_spacing="0.04em",
-            cursor="pointer",
-            _hover={"background": COLOR["accent_dark"]},
-        ),
+    return link_button(
+        label,
         href=href,
+        size="3",
+        background=COLOR["accent"],
+        color="white",
+        font_weight="700",
+        letter_spacing="0.04em",
+        cursor="pointer",
+        _hover={"background": COLOR["accent_dark"]},
         **props,
     )
 

@@ -135,7 +135,7 @@ def _footer() -> rx.Component:
                         rx.link(
                             settings.support_email,
                             href=f"mailto:{settings.support_email}",
-                            color=COLOR["accent"],
+                            color=COLOR["accent_bright"],
                         ),
                         color=COLOR["on_ink_muted"],
                         font_size=SIZE["sm"],

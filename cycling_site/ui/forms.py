@@ -81,10 +81,11 @@ def select_input(name: str, options: rx.Var | list, default_value: str, **props)
 
 
 def checkbox_field(name: str, *text: rx.Component | str, **checkbox_props) -> rx.Component:
-    """A checkbox with its text; the whole line ticks it."""
+    """A checkbox with its text; the whole line ticks it, and the text is the checkbox's name (the
+    checkbox is a button, which a wrapping label does not name for every screen reader)."""
     return rx.el.label(
-        rx.checkbox(name=name, id=name, **checkbox_props),
-        rx.text(*text, font_size=SIZE["sm"]),
+        rx.checkbox(name=name, id=name, aria_labelledby=f"{name}-label", **checkbox_props),
+        rx.text(*text, font_size=SIZE["sm"], id=f"{name}-label"),
         display="flex",
         gap=SPACE["2"],
         align_items="center",
@@ -154,3 +155,12 @@ def rejection_codes(rejections: rx.Var) -> rx.Var:
         )
         .join(",")
     )
+
+
+def file_drop(*children: rx.Component, aria_label: str | rx.Var, **props) -> rx.Component:
+    """A drop zone and file picker whose file input carries the zone's name too: the input is only
+    visually hidden, so screen readers meet it and need its name."""
+    upload = rx.upload.root(*children, aria_label=aria_label, **props)
+    zone = upload.children[0]
+    zone.children[0].custom_attrs["aria-label"] = aria_label
+    return upload

@@ -7,6 +7,7 @@ from reflex_components_core.react_router.dom import ReactRouterLink
 from cycling_site.routes import path_of
 from cycling_site.state.content import ChromeState, MenuGroup, MenuLink
 from cycling_site.state.session import SessionState
+from cycling_site.ui.links import link_button
 from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, FONT, RADIUS, SIZE, SPACE
 
 MENU_TRIGGER_STYLE = {
@@ -16,7 +17,7 @@ MENU_TRIGGER_STYLE = {
     "letter_spacing": "0.04em",
     "text_transform": "uppercase",
     "padding": f"{SPACE['2']} {SPACE['1']}",
-    "_hover": {"color": COLOR["accent"]},
+    "_hover": {"color": COLOR["accent_bright"]},
 }
 
 
@@ -87,6 +88,7 @@ def _dropdown(group: MenuGroup) -> rx.Component:
             )
         ),
         rx.menu.content(rx.foreach(group.children, _dropdown_entry), min_width="220px"),
+        modal=False,
     )
 
 
@@ -108,8 +110,12 @@ def _nav_placeholder() -> rx.Component:
 
 
 def _menu_item(label: str, href: str, test_id: str) -> rx.Component:
+    """A rider menu entry that is itself the link: Enter, Space and a click anywhere on the row follow it."""
     return rx.menu.item(
-        rx.link(label, href=href, underline="none", color="inherit", width="100%"), id=test_id
+        ReactRouterLink.create(
+            label, to=href, id=test_id, style={"text_decoration": "none", "cursor": "pointer"}
+        ),
+        as_child=True,
     )
 
 
@@ -160,6 +166,7 @@ def _rider_menu() -> rx.Component:
             rx.menu.item("Log Out", id="menu-logout", color=COLOR["danger"], on_click=SessionState.logout),
             align="end",
         ),
+        modal=False,
     )
 
 
@@ -198,20 +205,19 @@ def _mobile_menu() -> rx.Component:
         rx.menu.content(
             rx.foreach(ChromeState.main_menu, _mobile_entry), min_width="240px", id="mobile-menu"
         ),
+        modal=False,
     )
 
 
 def _login_button() -> rx.Component:
-    return rx.link(
-        rx.button(
-            "Login",
-            background=COLOR["accent"],
-            color="white",
-            font_weight="700",
-            cursor="pointer",
-            _hover={"background": COLOR["accent_dark"]},
-        ),
+    return link_button(
+        "Login",
         href=path_of("login"),
+        background=COLOR["accent"],
+        color="white",
+        font_weight="700",
+        cursor="pointer",
+        _hover={"background": COLOR["accent_dark"]},
         id="header-login",
     )
 
@@ -252,7 +258,7 @@ def header() -> rx.Component:
             width="100%",
         ),
         background=COLOR["ink"],
-        border_bottom=f"3px solid {COLOR['accent']}",
+        border_bottom=f"3px solid {COLOR['accent_bright']}",
         position="sticky",
         top="0",
         z_index="10",

@@ -8,17 +8,44 @@ from cycling_site.ui.footer import footer
 from cycling_site.ui.header import header
 from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, DISPLAY_HEADING, RADIUS, SHADOW, SIZE, SPACE
 
+SKIP_LINK_STYLE = {
+    "position": "absolute",
+    "left": SPACE["3"],
+    "top": "-48px",
+    "z_index": "20",
+    "padding": f"{SPACE['2']} {SPACE['4']}",
+    "background": COLOR["card"],
+    "color": COLOR["text"],
+    "font_weight": "700",
+    "border_radius": RADIUS["sm"],
+    "_focus": {"top": SPACE["3"]},
+}
+
 
 def page(*children: rx.Component, width: str = CONTENT_WIDTH) -> rx.Component:
+    """The main area is at least a screen tall, so the footer starts below the fold and never jumps
+    when a page's content arrives."""
     return rx.box(
+        rx.el.a(
+            "Skip to main content",
+            href="#main",
+            id="skip-link",
+            style=SKIP_LINK_STYLE,
+            # Focus moves without touching the address: some pages keep their tab in its hash.
+            on_click=[rx.prevent_default, rx.call_script("document.getElementById('main').focus()")],
+        ),
         header(),
         rx.el.main(
             *children,
+            id="main",
+            tab_index=-1,
             width="100%",
             max_width=width,
             margin="0 auto",
             padding=f"{SPACE['6']} {SPACE['4']} {SPACE['7']}",
             flex="1",
+            min_height="100vh",
+            outline="none",
         ),
         footer(),
         session_watch(interval_ms=CHECK_INTERVAL_MS, on_check=SessionState.guard),
@@ -28,9 +55,12 @@ def page(*children: rx.Component, width: str = CONTENT_WIDTH) -> rx.Component:
     )
 
 
-def heading(text: str | rx.Var, subtitle: str | rx.Var | None = None, **props) -> rx.Component:
+def heading(
+    text: str | rx.Var, subtitle: str | rx.Var | None = None, level: str = "h1", **props
+) -> rx.Component:
+    """The page's title (h2 under a page's own h1, as on the home page's hero)."""
     return rx.vstack(
-        rx.heading(text, as_="h1", font_size=[SIZE["xl"], SIZE["2xl"]], **DISPLAY_HEADING),
+        rx.heading(text, as_=level, font_size=[SIZE["xl"], SIZE["2xl"]], **DISPLAY_HEADING),
         rx.text(subtitle, color=COLOR["muted"], font_size=SIZE["md"])
         if subtitle is not None
         else rx.fragment(),
@@ -49,4 +79,12 @@ def card(*children: rx.Component, **props) -> rx.Component:
         padding=[SPACE["5"], SPACE["6"]],
         width="100%",
         **props,
+    )
+
+
+def scroll_region(child: rx.Component, label: str, **props) -> rx.Component:
+    """A table that may be wider than a phone scrolls here: a named region the keyboard can reach and
+    scroll with the arrow keys."""
+    return rx.box(
+        child, overflow_x="auto", width="100%", tab_index=0, role="region", aria_label=label, **props
     )

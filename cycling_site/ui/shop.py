@@ -207,7 +207,6 @@ def _quick_view() -> rx.Component:
                             loading=ShopState.buying,
                             size="3",
                             width="100%",
-                            background=COLOR["accent_dark"],
                             id="buy-now",
                             cursor="pointer",
                         ),
@@ -229,6 +228,8 @@ def _quick_view() -> rx.Component:
             ),
             max_width="440px",
             id="quick-view",
+            # The title holds the product's name; this names the dialog while the name is still on its way.
+            aria_label="Product details",
         ),
         open=ShopState.viewing.contains("id"),
         on_open_change=ShopState.close_quick_view,

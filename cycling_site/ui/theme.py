@@ -5,8 +5,10 @@ COLOR = {
     "ink_soft": "#151E31",
     "surface": "#F4F6FA",
     "card": "#FFFFFF",
-    "accent": "#FF5A1F",
-    "accent_dark": "#D9460F",
+    # White on accent and accent on light grounds keep 4.5:1; the bright orange marks and lights dark grounds.
+    "accent": "#C2410C",
+    "accent_dark": "#9A3412",
+    "accent_bright": "#FF5A1F",
     "accent_soft": "#FFF1EB",
     "text": "#111827",
     "muted": "#5B6475",
@@ -15,9 +17,9 @@ COLOR = {
     "border": "#E3E7EF",
     "danger": "#C8281C",
     "danger_soft": "#FDECEA",
-    "warning": "#B25E00",
+    "warning": "#9A5200",
     "warning_soft": "#FFF4E0",
-    "success": "#0F8A54",
+    "success": "#0A7345",
     "success_soft": "#E6F6EE",
 }
 
@@ -53,6 +55,19 @@ SHADOW = {"card": "0 1px 2px rgba(16,24,40,.06), 0 8px 24px rgba(16,24,40,.08)"}
 
 CONTENT_WIDTH = "1180px"
 
+# Text for screen readers only, e.g. the name of a column whose cells are checkboxes.
+VISUALLY_HIDDEN = {
+    "position": "absolute",
+    "width": "1px",
+    "height": "1px",
+    "padding": "0",
+    "margin": "-1px",
+    "overflow": "hidden",
+    "clip": "rect(0, 0, 0, 0)",
+    "white_space": "nowrap",
+    "border": "0",
+}
+
 DISPLAY_HEADING = {
     "font_family": FONT["display"],
     "font_weight": "800",
@@ -62,7 +77,44 @@ DISPLAY_HEADING = {
     "line_height": "1.05",
 }
 
+# Radix Themes' own scales where their solid and soft colours fall under 4.5:1 with their text (white on
+# orange, green and slate; orange and amber text on their tints), and sonner's toast texts likewise.
+RADIX_COLOR_OVERRIDES = {
+    "--orange-9": COLOR["accent"],
+    "--orange-10": COLOR["accent_dark"],
+    "--orange-11": COLOR["accent_dark"],
+    "--orange-a11": COLOR["accent_dark"],
+    "--green-9": COLOR["success"],
+    "--green-10": "#08603A",
+    "--slate-9": COLOR["muted"],
+    "--amber-11": "#8A5100",
+    "--amber-a11": "#8A5100",
+}
+TOAST_COLOR_OVERRIDES = {
+    "--success-text": "#0A6B3D",
+    "--error-text": COLOR["danger"],
+    "--warning-text": COLOR["warning"],
+    "--info-text": "#1D4ED8",
+}
+
 GLOBAL_STYLE = {
     "body": {"background": COLOR["surface"], "color": COLOR["text"], "font_family": FONT["body"]},
-    ":focus-visible": {"outline": f"3px solid {COLOR['accent']}", "outline_offset": "2px"},
 }
+
+# Rules that must reach menus and dialogs as well: those render outside the page's root, where the app's
+# style does not apply, so they go in the page head as a style sheet.
+SITE_RULES = {
+    "html .radix-themes": RADIX_COLOR_OVERRIDES,
+    'html [data-sonner-toaster][data-theme="light"]': TOAST_COLOR_OVERRIDES,
+    ":focus-visible": {"outline": f"3px solid {COLOR['accent_bright']}", "outline-offset": "2px"},
+    # Tables scroll in a focusable region of ours (ui.layout.scroll_region), not in Radix's own viewport,
+    # which the keyboard cannot reach.
+    ".rt-TableRoot > .rt-ScrollAreaRoot > .rt-ScrollAreaViewport": {"overflow": "visible !important"},
+}
+
+
+def site_stylesheet() -> str:
+    return "".join(
+        selector + "{" + ";".join(f"{name}:{value}" for name, value in rules.items()) + "}"
+        for selector, rules in SITE_RULES.items()
+    )

@@ -7,7 +7,15 @@ from cycling_site.messages import third_party_import as msg
 from cycling_site.services import rider_files
 from cycling_site.services.third_party_import import MAX_PROOF_FILES, PLATFORMS
 from cycling_site.state.third_party_import import ImportState
-from cycling_site.ui.forms import INPUT_STYLE, field, field_error, form_alert, rejection_codes, text_input
+from cycling_site.ui.forms import (
+    INPUT_STYLE,
+    field,
+    field_error,
+    file_drop,
+    form_alert,
+    rejection_codes,
+    text_input,
+)
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 
 State = ImportState
@@ -307,7 +315,7 @@ def _chosen_files() -> rx.Component:
 
 
 def _proof_step() -> rx.Component:
-    dropzone = rx.upload.root(
+    dropzone = file_drop(
         rx.vstack(
             rx.cond(
                 State.uploading, rx.spinner(size="3"), rx.icon("upload", size=22, color=COLOR["accent_dark"])

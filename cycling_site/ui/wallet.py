@@ -6,6 +6,7 @@ from components.country_flag import country_flag
 from cycling_site.messages import wallet as msg
 from cycling_site.routes import path_of
 from cycling_site.state.wallet import WalletState
+from cycling_site.ui.links import link_button
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 
 State = WalletState
@@ -42,19 +43,16 @@ def badge(text: rx.Var | str, tone: rx.Var | str, **props) -> rx.Component:
 
 
 def _action(label: str, icon: str, href: str, **props) -> rx.Component:
-    return rx.link(
-        rx.button(
-            rx.icon(icon, size=16),
-            label,
-            size="3",
-            background=COLOR["accent"],
-            color="white",
-            font_weight="700",
-            cursor="pointer",
-            _hover={"background": COLOR["accent_dark"]},
-            width="100%",
-        ),
+    return link_button(
+        rx.icon(icon, size=16),
+        label,
         href=href,
+        size="3",
+        background=COLOR["accent"],
+        color="white",
+        font_weight="700",
+        cursor="pointer",
+        _hover={"background": COLOR["accent_dark"]},
         width=rx.breakpoints(initial="100%", sm="auto"),
         **props,
     )

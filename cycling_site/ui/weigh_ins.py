@@ -8,7 +8,7 @@ from components.countdown import countdown
 from cycling_site.messages import weigh_ins as msg
 from cycling_site.services.weigh_ins import MAX_PROOF_BYTES, WEIGHT_MAX, WEIGHT_MIN
 from cycling_site.state.weigh_ins import PROOF_UPLOAD, WeighInState
-from cycling_site.ui.forms import field, field_error, form_alert, rejection_codes, text_input
+from cycling_site.ui.forms import field, field_error, file_drop, form_alert, rejection_codes, text_input
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
 
 State = WeighInState
@@ -143,7 +143,7 @@ def _proof_field() -> rx.Component:
     chosen = rx.selected_files(PROOF_UPLOAD)
     return rx.box(
         rx.text(msg.PROOF_LABEL, font_weight="600", font_size=SIZE["sm"], margin_bottom=SPACE["1"]),
-        rx.upload.root(
+        file_drop(
             rx.vstack(
                 rx.icon("camera", size=22, color=COLOR["accent_dark"]),
                 rx.cond(

@@ -18,6 +18,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from sqlmodel import Session, create_engine
 
+from tests.e2e.accessibility import AccessibilityCheck, WatchedBrowser
+
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = ROOT / ".venv" / "bin"
 CHROMIUM = "/usr/bin/chromium"
@@ -128,27 +130,44 @@ def site() -> Iterator[Site]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+def accessibility_check() -> AccessibilityCheck:
+    return AccessibilityCheck()
+
+
+@pytest.fixture(autouse=True)
+def accessible_screens(accessibility_check: AccessibilityCheck) -> Iterator[None]:
+    """Fails the test whose pages showed a serious or critical accessibility violation."""
+    yield
+    if failures := accessibility_check.finish_test():
+        pytest.fail("Accessibility violations (axe-core):\n  " + "\n  ".join(failures), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def browser(accessibility_check: AccessibilityCheck) -> Iterator[Browser]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield browser
+        yield WatchedBrowser(browser, accessibility_check)
         browser.close()
 
 
-@pytest.fixture
-def page(browser: Browser, site: Site) -> Iterator[Page]:
-    context = browser.new_context(viewport=DESKTOP, base_url=site.url)
+def _page(browser: Browser, accessibility_check: AccessibilityCheck, **options) -> Iterator[Page]:
+    context = browser.new_context(**options)
     page = context.new_page()
     yield page
+    accessibility_check.check_screens(context)
     context.close()
 
 
 @pytest.fixture
-def phone_page(browser: Browser, site: Site) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, base_url=site.url, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    yield page
-    context.close()
+def page(browser: Browser, site: Site, accessibility_check: AccessibilityCheck) -> Iterator[Page]:
+    yield from _page(browser, accessibility_check, viewport=DESKTOP, base_url=site.url)
+
+
+@pytest.fixture
+def phone_page(browser: Browser, site: Site, accessibility_check: AccessibilityCheck) -> Iterator[Page]:
+    yield from _page(
+        browser, accessibility_check, viewport=PHONE, base_url=site.url, is_mobile=True, has_touch=True
+    )
 
 
 @pytest.fixture(scope="session")

@@ -69,6 +69,8 @@ def test_register_now_for_a_rider_and_for_one_already_registered(page: Page, db:
     expect(page).to_have_url(at("/events"))
 
 
-def test_an_unknown_event(page: Page):
+def test_an_unknown_event_says_so_under_a_heading_with_a_way_back(page: Page):
     page.goto("/event/detail/999999")
-    expect(page.locator("#event-error")).to_have_text(msg.EVENT_NOT_FOUND)
+    expect(page.get_by_role("heading", level=1)).to_have_text(msg.EVENT_NOT_FOUND)
+    page.get_by_role("link", name=msg.BACK_TO_EVENTS).click()
+    expect(page).to_have_url(at("/"))

@@ -94,7 +94,7 @@ _STYLE = {
     ".actions": "display:flex;gap:12px",
     "button": "flex:1;height:44px;border-radius:6px;font-size:16px;font-weight:700;"
     "cursor:pointer;border:1px solid #E3E7EF;background:#FFFFFF;color:#111827",
-    "button.allow": "background:#FF5A1F;border-color:#FF5A1F;color:white",
+    "button.allow": "background:#C2410C;border-color:#C2410C;color:white",
     "button:focus-visible": "outline:3px solid #FF5A1F;outline-offset:2px",
 }
 STYLE_SHEET = "".join(f"{selector}{{{rules}}}" for selector, rules in _STYLE.items())

@@ -29,8 +29,8 @@ COLOR = {
     "ink": "#0B1220",
     "surface": "#F4F6FA",
     "card": "#FFFFFF",
-    "accent": "#FF5A1F",
-    "accent_dark": "#D9460F",
+    "accent": "#C2410C",
+    "accent_dark": "#9A3412",
     "accent_soft": "#FFF1EB",
     "text": "#111827",
     "muted": "#5B6475",
@@ -44,7 +44,8 @@ RADIUS = {"sm": "6px", "md": "10px", "pill": "999px"}
 
 router = APIRouter(prefix=EMBEDDED_PREFIX, include_in_schema=False)
 
-CATEGORY_COLORS = {1: "#C8281C", 2: "#FF5A1F", 3: "#0F8A54", 4: "#2563EB"}
+# Backgrounds of white labels, each at least 4.5:1 with white; the medals carry dark numbers.
+CATEGORY_COLORS = {1: "#C8281C", 2: "#C2410C", 3: "#0A7345", 4: "#2563EB"}
 MEDALS = {1: "#E0A800", 2: "#9AA4B8", 3: "#C0713A"}
 
 _STYLE = {
@@ -75,7 +76,7 @@ _STYLE = {
     ".rider": "font-weight:600;min-width:120px",
     ".pos": "width:48px;font-weight:700",
     ".medal": "display:inline-flex;align-items:center;justify-content:center;width:28px;height:28px;"
-    "border-radius:50%;color:white;font-size:13px",
+    f"border-radius:50%;color:{COLOR['ink']};font-size:13px",
     ".cat": f"display:inline-block;min-width:26px;text-align:center;padding:2px 8px;"
     f"border-radius:{RADIUS['pill']};color:white;font-size:12px;font-weight:700",
     ".events": "display:grid;gap:12px;margin:0;padding:0;list-style:none",
@@ -211,7 +212,7 @@ def _label(event: ResultEvent, day_id: int | None) -> str:
 def _standings_page(event: ResultEvent, day_id: int | None, standings: list[Standing]) -> HTMLResponse:
     label = _label(event, day_id)
     table = (
-        '<div class="table-wrap"><table id="standings">'
+        '<div class="table-wrap" tabindex="0" role="region" aria-label="Standings"><table id="standings">'
         f"<caption hidden>{html.escape(label)}</caption>"
         '<thead><tr><th scope="col">Pos</th><th scope="col">Rider</th><th scope="col">Cat</th>'
         '<th scope="col" class="num">Time</th><th scope="col" class="num">W/kg</th></tr></thead>'

@@ -1,0 +1,111 @@
+"""The accessibility check of every page the browser tests visit: axe-core runs in each page of a watched
+browser context once the page has settled after each change of path, and again on the screen a test ends
+on. Every serious or critical violation fails the test that met it; each path is checked once per viewport
+and dialog state, so the check costs a few seconds of a whole run."""
+
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Browser, BrowserContext, Error
+
+AXE_SOURCE = Path(__file__).resolve().parents[2] / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
+FAILING_IMPACTS = ("serious", "critical")
+SETTLE_MS = 1500
+
+_IN_PAGE = """
+(() => {
+  // Only the site's own pages: not blank pages, nor the API's Swagger and ReDoc pages (a vendor's UI).
+  if (window.top !== window || !location.protocol.startsWith("http")) return;
+  if (/^\\/api\\/(docs|redoc)/.test(location.pathname)) return;
+  let checking = Promise.resolve();
+  const screen = () => {
+    const path = location.pathname.replace(/\\/$/, "") || "/";
+    return document.querySelector("[role=dialog], [role=alertdialog]") ? path + " (dialog open)" : path;
+  };
+  const check = async () => {
+    const name = screen();
+    if (!(await window.__axeWanted(name))) return;
+    const results = await axe.run(document, { resultTypes: ["violations"] });
+    const failing = results.violations
+      .filter((v) => FAILING_IMPACTS.includes(v.impact))
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+                     nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ") + ": " + n.failureSummary) }));
+    await window.__axeReport(name, failing);
+  };
+  window.__axeCheck = () => (checking = checking.then(check, check));
+  let shown = null;
+  let timer = null;
+  setInterval(() => {
+    if (location.pathname === shown) return;
+    shown = location.pathname;
+    clearTimeout(timer);
+    timer = setTimeout(window.__axeCheck, SETTLE_MS);
+  }, 250);
+})();
+"""
+
+
+@dataclass
+class AccessibilityCheck:
+    """Screens checked in this run (by viewport) and what the current test's pages reported."""
+
+    checked: set[tuple[str, str]] = field(default_factory=set)
+    contexts: list[BrowserContext] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+    def watch(self, context: BrowserContext) -> BrowserContext:
+        script = _IN_PAGE.replace("FAILING_IMPACTS", repr(list(FAILING_IMPACTS))).replace(
+            "SETTLE_MS", str(SETTLE_MS)
+        )
+        context.add_init_script(script=AXE_SOURCE.read_text() + script)
+        context.expose_binding("__axeWanted", self._wanted)
+        context.expose_binding("__axeReport", self._report)
+        self.contexts.append(context)
+        return context
+
+    def _wanted(self, source: dict, name: str) -> bool:
+        return (_viewport(source), name) not in self.checked
+
+    def _report(self, source: dict, name: str, failing: list[dict]) -> None:
+        viewport = _viewport(source)
+        if (viewport, name) in self.checked:
+            return
+        self.checked.add((viewport, name))
+        for violation in failing:
+            nodes = "".join(f"\n      {node}" for node in violation["nodes"])
+            rule = f"{violation['id']} [{violation['impact']}] {violation['help']}"
+            self.failures.append(f"{name} ({viewport}): {rule}{nodes}")
+
+    def check_screens(self, context: BrowserContext) -> None:
+        """Checks the screens the context's pages show now (the test's last ones)."""
+        for page in context.pages:
+            # A page that closed or navigated meanwhile has its next screen checked when shown.
+            with suppress(Error):
+                page.evaluate("() => window.__axeCheck && window.__axeCheck()")
+
+    def finish_test(self) -> list[str]:
+        """Checks the screens of contexts still open, then hands over (and forgets) what was found."""
+        for context in self.contexts:
+            self.check_screens(context)
+        failures, self.failures, self.contexts = self.failures, [], []
+        return failures
+
+
+class WatchedBrowser:
+    """The session's browser; every context it opens is watched by the accessibility check."""
+
+    def __init__(self, browser: Browser, check: AccessibilityCheck) -> None:
+        self._browser = browser
+        self._check = check
+
+    def new_context(self, **options) -> BrowserContext:
+        return self._check.watch(self._browser.new_context(**options))
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
+def _viewport(source: dict) -> str:
+    size = source["page"].viewport_size
+    return "phone" if size and size["width"] < 600 else "desktop"

@@ -1,0 +1,105 @@
+"""Keyboard and screen-reader use beyond what axe-core checks on every page: the skip link, menus that
+follow their links from the keyboard, where the focus goes after a refused sign-in and after each wizard
+step, controls with names, and screens that fit a phone."""
+
+from datetime import date
+
+from playwright.sync_api import Page, expect
+from sqlmodel import Session
+
+from cycling_site.messages import accounts as accounts_msg
+from cycling_site.messages import contact as contact_msg
+from cycling_site.messages import registration as registration_msg
+from tests.e2e.helpers import RIDER, at, fill_login, sign_in, submit, wait_signed_in
+from tests.e2e.test_registration import accept_disclaimer, open_wizard
+
+
+def test_the_skip_link_is_the_first_tab_stop_and_moves_to_the_main_content(page: Page):
+    page.goto("/faqs")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    page.keyboard.press("Tab")
+    skip = page.get_by_role("link", name="Skip to main content")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport()
+    page.keyboard.press("Enter")
+    expect(page.locator("main#main")).to_be_focused()
+
+
+def test_the_rider_menu_follows_its_links_from_the_keyboard(page: Page):
+    sign_in(page, RIDER, path="/auth/login?redirect=/user/profile")
+    expect(page).to_have_url(at("/user/profile"))
+    wait_signed_in(page)
+    page.locator("#avatar-button").focus()
+    page.keyboard.press("Enter")
+    activities = page.get_by_role("menuitem", name="Activities")
+    expect(activities).to_be_visible()
+    while not activities.evaluate("element => element === document.activeElement"):
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(at("/user/activities#activities"))
+    expect(page.locator("#tab-activities")).to_have_attribute("data-state", "active")
+
+
+def test_the_phone_menu_follows_its_links_from_the_keyboard(phone_page: Page):
+    page = phone_page
+    page.goto("/")
+    menu_button = page.get_by_role("button", name="Open site menu")
+    menu_button.focus()
+    page.keyboard.press("Enter")
+    support = page.locator("#mobile-menu").get_by_role("menuitem", name="Support")
+    expect(support).to_be_visible()
+    while not support.evaluate("element => element === document.activeElement"):
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("Space")
+    expect(page).to_have_url(at("/support"))
+
+
+def test_a_refused_sign_in_marks_both_fields_and_puts_the_focus_back_in_the_form(page: Page):
+    page.goto("/auth/login")
+    fill_login(page, RIDER, "not-the-password")
+    submit(page, "#login-submit")
+    expect(page.locator("#login-error")).to_have_text(accounts_msg.LOGIN_FAILED)
+    expect(page.locator("#email")).to_be_focused()
+    for name in ("email", "password"):
+        expect(page.locator(f"#{name}")).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_role("checkbox", name="Stay signed in")).to_be_checked()
+
+
+def test_each_wizard_step_opens_with_the_focus_on_its_heading_and_back_before_next(page: Page, db: Session):
+    open_wizard(page, db, "focus.steps@example.com", "Hatta Hills Time Trial", gender=0, dob=date(1990, 6, 1))
+    expect(page.get_by_role("checkbox", name=registration_msg.DISCLAIMER_ACCEPT)).to_be_visible()
+    accept_disclaimer(page)
+    heading = page.locator("#wizard-step-heading")
+    expect(heading).to_have_text("PERSONAL DETAILS")
+    expect(heading).to_be_focused()
+    page.locator("#wizard-back").focus()
+    page.keyboard.press("Tab")
+    expect(page.locator("#wizard-next")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator("#wizard-step-heading")).to_have_text("DISCLAIMER")
+    expect(page.locator("#wizard-step-heading")).to_be_focused()
+    expect(page.locator(".wizard-step[aria-current=step]")).to_contain_text("DISCLAIMER")
+    expect(page.locator("#disclaimer")).to_have_attribute("data-state", "checked")
+
+
+def test_the_subscribe_notice_stays_with_its_page(page: Page):
+    page.goto("/faqs")
+    page.locator("#subscribe-email").fill("news.reader@example.com")
+    page.locator("#subscribe-submit").click()
+    expect(page.locator("#subscribe-notice")).to_have_text(contact_msg.SUBSCRIBED)
+    page.get_by_role("contentinfo").get_by_role("link", name="About us").click()
+    expect(page).to_have_url(at("/about-us"))
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    expect(page.locator("#subscribe-notice")).to_have_count(0)
+
+
+def test_the_dashboard_tabs_and_progress_fit_a_phone(phone_page: Page):
+    page = phone_page
+    sign_in(page, RIDER, path="/auth/login?redirect=/user/activities")
+    expect(page.locator("#progress-table")).to_be_visible()
+    width = page.viewport_size["width"]
+    for tab in ("#tab-profile", "#tab-activities", "#tab-in-game-shop"):
+        box = page.locator(tab).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, tab
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
