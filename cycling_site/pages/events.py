@@ -11,7 +11,7 @@ from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import form_alert
 from cycling_site.ui.layout import card, heading, page, scroll_region
 from cycling_site.ui.links import link_button
-from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, DISPLAY_HEADING, RADIUS, SIZE, SPACE, VISUALLY_HIDDEN
 
 
 def _chip(text: rx.Var, icon: str) -> rx.Component:
@@ -36,10 +36,11 @@ def _category_table(event: rx.Var) -> rx.Component:
         rx.table.root(
             rx.table.header(
                 rx.table.row(
+                    rx.table.column_header_cell(rx.el.span("Category", style=VISUALLY_HIDDEN), **HEADER_CELL),
                     *[
                         rx.table.column_header_cell(label, **HEADER_CELL)
-                        for label in ("", "TIME", "DISTANCE", "ELEVATION")
-                    ]
+                        for label in ("TIME", "DISTANCE", "ELEVATION")
+                    ],
                 )
             ),
             rx.table.body(
