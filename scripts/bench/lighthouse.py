@@ -70,8 +70,9 @@ def session_cookie_header(url: str) -> str:
     return "; ".join(f"{c['name']}={c['value']}" for c in cookies if c["name"].startswith("rider_"))
 
 
-def lighthouse_once(url: str, form_factor: str, headers: dict[str, str]) -> dict:
-    """One Lighthouse run; the parts of its report this script prints."""
+def lighthouse_once(url: str, form_factor: str, headers: dict[str, str], keep: Path | None) -> dict:
+    """One Lighthouse run; the parts of its report this script prints. `keep`: a folder to keep the
+    whole report in (for Lighthouse's own viewer)."""
     with tempfile.TemporaryDirectory(prefix="lighthouse-") as work:
         report_path = Path(work) / "report.json"
         args = [
@@ -90,6 +91,10 @@ def lighthouse_once(url: str, form_factor: str, headers: dict[str, str]) -> dict
         env = {**os.environ, "CHROME_PATH": conftest.CHROMIUM, "TMPDIR": work}
         subprocess.run(args, env=env, check=True, capture_output=True, timeout=RUN_TIMEOUT_S, cwd=work)
         report = json.loads(report_path.read_text())
+        if keep is not None:
+            keep.mkdir(parents=True, exist_ok=True)
+            name = f"{url.split('/', 3)[-1].replace('/', '_').replace('#', '_') or 'events'}-{form_factor}"
+            (keep / f"{name}-{time.strftime('%H%M%S')}.json").write_bytes(report_path.read_bytes())
     if "/auth/login" in report["finalDisplayedUrl"] and "/auth/login" not in url:
         raise RuntimeError(f"{url} went to the sign-in page: the session did not reach it")
     audits = report["audits"]
@@ -125,6 +130,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs per page and form factor (best of)")
     parser.add_argument("--page", action="append", help="only this path (repeatable)")
     parser.add_argument("--form-factor", choices=FORM_FACTORS, action="append", help="only this form factor")
+    parser.add_argument("--reports", type=Path, help="keep every run's whole report (JSON) in this folder")
     options = parser.parse_args()
     pages = [(path, signed) for path, signed in PAGES if not options.page or path in options.page]
     form_factors = options.form_factor or list(FORM_FACTORS)
@@ -135,7 +141,10 @@ def main() -> None:
         for path, signed in pages:
             headers = {"Cookie": cookie} if signed else {}
             for form_factor in form_factors:
-                runs = [lighthouse_once(site.url + path, form_factor, headers) for _ in range(options.runs)]
+                runs = [
+                    lighthouse_once(site.url + path, form_factor, headers, options.reports)
+                    for _ in range(options.runs)
+                ]
                 result = best_of(runs)
                 rows.append((path, form_factor, result))
                 scores = result["scores"]
