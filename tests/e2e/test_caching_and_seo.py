@@ -122,7 +122,9 @@ def test_sent_to_sign_in_from_a_dashboard_tab_the_rider_comes_back_to_it(page: P
 
 def test_on_a_phone_the_shop_tab_survives_the_sign_in(phone_page: Page):
     phone_page.goto(f"{DASHBOARD}#in-game-shop")
-    expect(phone_page).to_have_url(re.compile(r"/auth/login\?redirect=%2Fuser%2Factivities(%2F)?%23in-game-shop&"))
+    expect(phone_page).to_have_url(
+        re.compile(r"/auth/login\?redirect=%2Fuser%2Factivities(%2F)?%23in-game-shop&")
+    )
     fill_login(phone_page, RIDER, DEMO_PASSWORD)
     submit(phone_page, "#login-submit")
     expect(phone_page).to_have_url(at(f"{DASHBOARD}#in-game-shop"))
