@@ -1,214 +1,39 @@
-import {
-  Area,
-  AreaChart,
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { lazy, Suspense } from "react";
 
-const GRID = "#E3E7EF";
-const MUTED = "#5B6475";
-const AXIS = { fontSize: 12, fill: MUTED };
-// A flat course stays flat on screen: at least 10 m of headroom either side.
-const ELEVATION_DOMAIN = [(min) => Math.floor(min / 10) * 10 - 10, (max) => Math.ceil(max / 10) * 10 + 10];
-const CURVE_TICKS = [1, 5, 15, 30, 60, 300, 600, 1200, 3600, 7200, 14400, 28800, 86400];
+// recharts and the drawing code are fetched once a page shows a chart, after the page itself has
+// drawn: the page's own script stays small and the chart code runs in a task of its own. Until then
+// each chart keeps its box (same id, same height), so nothing moves when it arrives.
+const drawn = () => import("./ride_charts_drawn.jsx");
+const later = (name) => lazy(() => drawn().then((module) => ({ default: module[name] })));
 
-export function formatDuration(seconds) {
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return s % 60 ? `${Math.floor(s / 60)}m${s % 60}s` : `${s / 60}m`;
-  const h = Math.floor(s / 3600);
-  const m = Math.round((s % 3600) / 60);
-  return m ? `${h}h${m}m` : `${h}h`;
+const DrawnPowerCurveChart = later("PowerCurveChart");
+const DrawnRideGraph = later("RideGraph");
+const DrawnProgressBars = later("ProgressBars");
+
+function chartBox(id, height) {
+  return <div id={id} style={{ width: "100%", height }} />;
 }
 
-export function formatClock(seconds) {
-  const s = Math.round(seconds);
-  const h = Math.floor(s / 3600);
-  const m = String(Math.floor((s % 3600) / 60)).padStart(2, "0");
-  const sec = String(s % 60).padStart(2, "0");
-  return `${h}:${m}:${sec}`;
-}
-
-function TooltipBox({ children }) {
+export function PowerCurveChart(props) {
   return (
-    <div
-      style={{
-        background: "#0B1220",
-        color: "#E8ECF4",
-        borderRadius: 8,
-        padding: "8px 10px",
-        fontSize: 12,
-        lineHeight: 1.5,
-        boxShadow: "0 8px 24px rgba(16,24,40,.2)",
-      }}
-    >
-      {children}
-    </div>
+    <Suspense fallback={chartBox(props.id, props.height ?? 300)}>
+      <DrawnPowerCurveChart {...props} />
+    </Suspense>
   );
 }
 
-function CurveTooltip({ active, payload, label, series }) {
-  if (!active || !payload || !payload.length) return null;
+export function RideGraph(props) {
   return (
-    <TooltipBox>
-      <div style={{ fontWeight: 700 }}>{formatDuration(label)}</div>
-      {payload.map((item) => {
-        const info = series.find((s) => s.key === item.dataKey) || {};
-        return (
-          <div key={item.dataKey} style={{ color: info.color }}>
-            {info.name}: {item.value} {info.unit}
-          </div>
-        );
-      })}
-    </TooltipBox>
+    <Suspense fallback={chartBox(props.id, 220)}>
+      <DrawnRideGraph {...props} />
+    </Suspense>
   );
 }
 
-// Mean-maximal power curves on a log time axis. series: [{key, name, unit, axis: "left"|"right"}];
-// colors: the colour of each series, by its key.
-export function PowerCurveChart({ data, series, colors, height = 300, id }) {
-  const rightAxis = series.some((s) => s.axis === "right");
-  const maxSeconds = data.length ? data[data.length - 1].seconds : 1;
-  const ticks = CURVE_TICKS.filter((t) => t <= maxSeconds);
+export function ProgressBars(props) {
   return (
-    <div id={id} style={{ width: "100%", height }}>
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={data} margin={{ top: 8, right: rightAxis ? 0 : 12, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={GRID} vertical={false} />
-          <XAxis
-            dataKey="seconds"
-            type="number"
-            scale="log"
-            domain={[1, Math.max(2, maxSeconds)]}
-            ticks={ticks}
-            tickFormatter={formatDuration}
-            tick={AXIS}
-            allowDataOverflow
-          />
-          <YAxis yAxisId="left" tick={AXIS} width={44} unit="" />
-          {rightAxis && <YAxis yAxisId="right" orientation="right" tick={AXIS} width={36} />}
-          <Tooltip content={<CurveTooltip series={series} />} />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
-          {series.map((s) => (
-            <Line
-              key={s.key}
-              yAxisId={s.axis || "left"}
-              dataKey={s.key}
-              name={s.name}
-              stroke={colors[s.key]}
-              strokeWidth={2}
-              dot={false}
-              isAnimationActive={false}
-              connectNulls
-            />
-          ))}
-        </LineChart>
-      </ResponsiveContainer>
-    </div>
-  );
-}
-
-function RideTooltip({ active, payload, name, unit }) {
-  if (!active || !payload || !payload.length) return null;
-  const point = payload[0].payload;
-  return (
-    <TooltipBox>
-      <div style={{ fontWeight: 700 }}>
-        {name}: {payload[0].value} {unit}
-      </div>
-      <div>Time {formatClock(point.time)}</div>
-      <div>Distance {point.distance} km</div>
-    </TooltipBox>
-  );
-}
-
-// Tick marks spread along the ride; with tickEvery, only every tickEvery-th one carries a label.
-function spreadTicks(data, key, count) {
-  if (data.length < 2) return undefined;
-  const step = Math.max(1, Math.floor(data.length / count));
-  const ticks = [];
-  for (let i = 0; i < data.length; i += step) ticks.push(data[i][key]);
-  return ticks;
-}
-
-// One ride stream against distance (or time for rides without distance), with its average line.
-export function RideGraph({ data, dataKey, name, unit, color, axis = "distance", average, area, tickEvery = 0, id }) {
-  const xKey = axis === "distance" ? "distance" : "time";
-  const xFormat = axis === "distance" ? (v) => `${Math.round(v * 10) / 10} km` : formatClock;
-  const ticks = tickEvery > 0 ? spreadTicks(data, xKey, tickEvery * 5) : undefined;
-  const tickFormatter = ticks ? (v, index) => (index % tickEvery === 0 ? xFormat(v) : "") : xFormat;
-  const Chart = area ? AreaChart : LineChart;
-  return (
-    <div id={id} style={{ width: "100%", height: 220 }}>
-      <ResponsiveContainer width="100%" height="100%">
-        <Chart data={data} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={GRID} vertical={false} />
-          <XAxis
-            dataKey={xKey}
-            type="number"
-            domain={["dataMin", "dataMax"]}
-            tick={AXIS}
-            ticks={ticks}
-            interval={ticks ? 0 : "preserveStartEnd"}
-            tickFormatter={tickFormatter}
-            minTickGap={ticks ? 0 : 24}
-          />
-          <YAxis tick={AXIS} width={44} domain={area ? ELEVATION_DOMAIN : ["auto", "auto"]} />
-          <Tooltip content={<RideTooltip name={name} unit={unit} />} />
-          {average != null && <ReferenceLine y={average} stroke={MUTED} strokeDasharray="4 4" />}
-          {area ? (
-            <Area
-              dataKey={dataKey}
-              stroke={color}
-              fill={color}
-              fillOpacity={0.25}
-              strokeWidth={1.5}
-              dot={false}
-              isAnimationActive={false}
-              connectNulls
-            />
-          ) : (
-            <Line
-              dataKey={dataKey}
-              stroke={color}
-              strokeWidth={1.5}
-              dot={false}
-              isAnimationActive={false}
-              connectNulls
-            />
-          )}
-        </Chart>
-      </ResponsiveContainer>
-    </div>
-  );
-}
-
-// Distance or elevation per period (spec 3: bar thickness 30, at most 50).
-export function ProgressBars({ data, dataKey, name, unit, color, id }) {
-  return (
-    <div id={id} style={{ width: "100%", height: 260 }}>
-      <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={GRID} vertical={false} />
-          <XAxis dataKey="label" tick={AXIS} interval="preserveStartEnd" minTickGap={4} />
-          <YAxis tick={AXIS} width={44} />
-          <Tooltip
-            cursor={{ fill: "rgba(11,18,32,.05)" }}
-            formatter={(value) => [`${value} ${unit}`, name]}
-            contentStyle={{ borderRadius: 8, fontSize: 12 }}
-          />
-          <Bar dataKey={dataKey} name={name} fill={color} barSize={30} maxBarSize={50} radius={[4, 4, 0, 0]} isAnimationActive={false} />
-        </BarChart>
-      </ResponsiveContainer>
-    </div>
+    <Suspense fallback={chartBox(props.id, 260)}>
+      <DrawnProgressBars {...props} />
+    </Suspense>
   );
 }

@@ -7,6 +7,8 @@ from typing import Any
 import reflex as rx
 
 _LIBRARY = rx.asset("ride_charts.jsx", shared=True).importable_path
+# The drawing code, fetched by ride_charts.jsx when a chart is first shown.
+rx.asset("ride_charts_drawn.jsx", shared=True)
 _RECHARTS = ["recharts@3.10.1"]
 
 

@@ -19,6 +19,7 @@ from cycling_site.api import (
     reference,
     registrations,
     rider_profile,
+    robots,
     shop,
     teams,
     third_party_import,
@@ -63,3 +64,4 @@ api.include_router(finance.router, prefix=API_PREFIX)
 api.include_router(teams.router, prefix=API_PREFIX)
 api.include_router(reference.router, prefix=API_PREFIX)
 api.include_router(reference.mobile_router)
+api.include_router(robots.router)

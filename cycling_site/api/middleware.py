@@ -1,6 +1,6 @@
 """ASGI middleware around the whole site: security headers (with a script policy for the site's pages),
-unknown pages sent to /, state-changing requests from other sites refused, and a cap on request bodies,
-declared or streamed, so an oversized upload is never read in full."""
+a caching policy, unknown pages sent to /, state-changing requests from other sites refused, and a cap on
+request bodies, declared or streamed, so an oversized upload is never read in full."""
 
 import base64
 import hashlib
@@ -34,6 +34,13 @@ HSTS = (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
 # The API and the embedded services (Swagger UI, the results pages) keep their own scripts: they get the
 # policy without the page's script list.
 SERVICE_PREFIXES = ("/api", ACTIVITY_PREFIX, RESULTS_PREFIX)
+
+# The build names every file under /assets/ after its content (name-HASH.ext): a changed file gets a new
+# address, so the browser keeps these for a year without asking. Everything else without a policy of its own
+# (pages, unhashed images, answers) is asked for again each time and answered 304 while unchanged.
+HASHED_ASSET = re.compile(r"^/assets/[^/]+-[A-Za-z0-9_-]{8}\.[A-Za-z0-9]+$")
+IMMUTABLE = b"public, max-age=31536000, immutable"
+REVALIDATE = b"no-cache"
 
 _INLINE_SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL)
 _SRC_ATTRIBUTE = re.compile(rb"\ssrc\s*=", re.IGNORECASE)
@@ -87,6 +94,12 @@ def _json_refusal(status_code: int, message: str, headers: list[tuple[bytes, byt
         {"type": "http.response.start", "status": status_code, "headers": start_headers},
         {"type": "http.response.body", "body": body},
     ]
+
+
+def cache_policy(scope: Scope, status: int) -> bytes:
+    if scope["method"] in ("GET", "HEAD") and status in (200, 304) and HASHED_ASSET.match(scope["path"]):
+        return IMMUTABLE
+    return REVALIDATE
 
 
 def _wants_page(scope: Scope) -> bool:
@@ -184,7 +197,10 @@ class SiteMiddleware:
                     await send({"type": "http.response.body", "body": b""})
                     started = finished = True
                     return
-                message["headers"] = [*message.get("headers", []), *security_headers]
+                headers = [*message.get("headers", []), *security_headers]
+                if not any(name.lower() == b"cache-control" for name, _ in headers):
+                    headers.append((b"cache-control", cache_policy(scope, message["status"])))
+                message["headers"] = headers
                 started = True
             elif swallowing:
                 return

@@ -27,7 +27,7 @@ from cycling_site.pages import (
     wallet,
     wallet_verification,
 )
-from cycling_site.routes import ROUTES, Route
+from cycling_site.routes import BY_NAME, ROUTES, Route
 from cycling_site.settings import settings
 from cycling_site.state.activity_detail import ActivityDetailState
 from cycling_site.state.connections import ConnectionsState, OAuthCallbackState
@@ -108,6 +108,9 @@ BUILT = {
 }
 
 
+# Pages whose title and description follow what they show.
+OWN_HEAD = {"event_detail": (EventDetailState.page_title, EventDetailState.page_description)}
+
 # Pages for trying the site out; production has none of them.
 DEMO_ONLY = {"dev-mailbox"}
 
@@ -119,12 +122,18 @@ def served_routes() -> list[Route]:
 def register_pages(app: rx.App) -> None:
     for route in served_routes():
         component, loads = BUILT[route.name]
+        title, description = OWN_HEAD.get(route.name, (site.site_title(route), site.site_description(route)))
         app.add_page(
             component,
             route=route.path,
-            title=site.site_title(route),
+            title=title,
+            description=description,
             on_load=[SessionState.guard, ChromeState.load, SubscribeState.clear_messages, *loads],
         )
     app.add_page(
-        events.event_list_page, route="404", title="Not found", on_load=rx.redirect("/", replace=True)
+        events.event_list_page,
+        route="404",
+        title="Not found",
+        description=site.site_description(BY_NAME["events"]),
+        on_load=rx.redirect("/", replace=True),
     )

@@ -1,4 +1,4 @@
-"""The iframe warning, the frame guard and the page titles."""
+"""The iframe warning, the frame guard and the page titles and descriptions."""
 
 import reflex as rx
 
@@ -38,4 +38,8 @@ def frame_guard() -> rx.Component:
 
 
 def site_title(route: Route) -> str:
-    return f"{route.title} · {settings.site_name}"
+    return msg.PAGE_TITLE.format(title=route.title, site=settings.site_name)
+
+
+def site_description(route: Route) -> str:
+    return msg.PAGE_DESCRIPTIONS[route.name].format(site=settings.site_name)

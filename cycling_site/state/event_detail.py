@@ -5,11 +5,18 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from cycling_site.db import get_session
 from cycling_site.messages import events as msg
+from cycling_site.messages import site as site_msg
 from cycling_site.models.common import utcnow
-from cycling_site.routes import path_of
+from cycling_site.routes import BY_NAME, path_of
 from cycling_site.services import events
+from cycling_site.settings import settings
 from cycling_site.state.events import event_card
 from cycling_site.state.session import signed_in_account
+
+ROUTE = BY_NAME["event_detail"]
+# What the built page says before an event is loaded (and for an unknown event).
+DEFAULT_TITLE = site_msg.PAGE_TITLE.format(title=ROUTE.title, site=settings.site_name)
+DEFAULT_DESCRIPTION = site_msg.PAGE_DESCRIPTIONS[ROUTE.name].format(site=settings.site_name)
 
 
 class EventDetailState(rx.State):
@@ -25,11 +32,16 @@ class EventDetailState(rx.State):
     prize_tables: list[dict] = []
     is_registered: bool = False
     signed_in: bool = False
+    # Each event's page has its own title and description, for the browser tab and for search engines.
+    page_title: str = DEFAULT_TITLE
+    page_description: str = DEFAULT_DESCRIPTION
 
     @rx.event
     async def load(self):
         self.loading = True
         self.error = ""
+        self.page_title = DEFAULT_TITLE
+        self.page_description = DEFAULT_DESCRIPTION
         event_id = self.router.url.path.rstrip("/").rsplit("/", 1)[-1]
         try:
             with get_session() as session:
@@ -54,6 +66,15 @@ class EventDetailState(rx.State):
         self.map_image = event.map_image
         self.podium, self.other_winners = events.podium(event.winners, events.conversion_rate(event))
         self.prize_tables = events.prize_tables(event.prize_structure)
+        self.page_title = site_msg.PAGE_TITLE.format(title=event.name, site=settings.site_name)
+        self.page_description = site_msg.EVENT_DESCRIPTION.format(
+            name=event.name,
+            when=self.event["when"],
+            distance=self.distance,
+            elevation=self.elevation,
+            prize=self.event["prize"],
+            site=settings.site_name,
+        )
         self.loading = False
 
     @rx.event

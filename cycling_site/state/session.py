@@ -117,8 +117,11 @@ class SessionState(rx.State):
         self.is_finance = account.role in OFFICERS
 
     def _current_path(self) -> str:
+        """Path, query and hash (the tab of /user/activities#in-game-shop): where the rider comes back to."""
         url = self.router.url
-        return url.path + (f"?{url.query}" if url.query else "")
+        return (
+            url.path + (f"?{url.query}" if url.query else "") + (f"#{url.fragment}" if url.fragment else "")
+        )
 
     @rx.event
     def guard(self):

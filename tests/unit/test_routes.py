@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from cycling_site.messages.site import PAGE_DESCRIPTIONS
 from cycling_site.pages import BUILT
 from cycling_site.routes import ROUTES, requires_login, route_for
 from cycling_site.settings import PROJECT_ROOT, SETTING_NAMES
@@ -51,6 +52,13 @@ def test_every_route_has_its_screen():
     missing = [route.name for route in ROUTES if not callable(BUILT.get(route.name, (None,))[0])]
     assert missing == []
     assert sorted(set(BUILT) - {route.name for route in ROUTES}) == []
+
+
+def test_every_route_has_a_search_description_of_a_search_results_length():
+    for route in ROUTES:
+        description = PAGE_DESCRIPTIONS[route.name].format(site="RideArena")
+        assert 50 <= len(description) <= 160, route.name
+    assert set(PAGE_DESCRIPTIONS) == {route.name for route in ROUTES}
 
 
 def test_route_paths_are_unique():
