@@ -55,6 +55,7 @@ from cycling_site.state.tracks import TracksState
 from cycling_site.state.verification import VerifyLinkState, VerifyOtpState
 from cycling_site.state.wallet import WalletState, WithdrawalState
 from cycling_site.state.wallet_verification import WalletVerificationState
+from cycling_site.state.weigh_ins import WeighInState
 
 BUILT = {
     "events": (events.event_list_page, [EventListState.load]),
@@ -89,7 +90,10 @@ BUILT = {
     "contacts": (contact.contact_page, [ContactState.load, ContentState.load_contact]),
     "profile": (profile.profile_page, [ProfileState.load]),
     "delete-user": (profile.delete_user_page, [DeleteUserState.confirm]),
-    "new_activities": (dashboard.dashboard_page, [ShopState.close_dialogs, DashboardState.load]),
+    "new_activities": (
+        dashboard.dashboard_page,
+        [ShopState.close_dialogs, WeighInState.load, DashboardState.load],
+    ),
     "activity": (activity_detail.activity_detail_page, [ActivityDetailState.load]),
     "routes": (tracks.tracks_page, [TracksState.load]),
     "results": (results.results_page, [ResultsState.load]),

@@ -241,9 +241,12 @@ def header() -> rx.Component:
                     ),
                     spacing="5",
                     align="center",
+                    justify="center",
                 ),
                 display=["none", "none", "block"],
                 aria_label="Site",
+                # It fills the room between the logo and the rider's side: the menu's arrival moves nothing.
+                flex="1",
             ),
             rx.cond(
                 rx.State.is_hydrated,

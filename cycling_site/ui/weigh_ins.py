@@ -228,12 +228,12 @@ def _dialog() -> rx.Component:
 
 def weigh_in_banner() -> rx.Component:
     """Between the profile header and the tabs. Its own box takes no room: warnings and items sit in the
-    dashboard's column like its other sections."""
+    dashboard's column like its other sections. Its items are read with the page's load, before the
+    dashboard shows, so they never push the tabs down once shown."""
     return rx.box(
         rx.foreach(State.warnings, _warning),
         rx.foreach(State.items, _item),
         _dialog(),
         id="weigh-ins",
-        on_mount=State.load,
         display="contents",
     )

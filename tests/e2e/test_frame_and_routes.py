@@ -24,7 +24,9 @@ def test_pages_forbid_framing(page: Page):
 
 
 def test_framed_site_shows_the_iframe_warning(browser: Browser, site):
-    """In a browser of its own: a framed page must not share a renderer with the session's long run."""
+    """In a browser of its own: a framed page must not share a renderer with the session's long run. The
+    framing page is on the site's own origin: Playwright's Chromium refuses storage to a cross-site frame
+    (its storage partitioning is switched off), where a real browser partitions it."""
     framed_pages = re.compile(rf"^{re.escape(site.url)}/(auth/login|iframe-warning)/?$")
 
     # Strip the headers that would stop the browser from framing at all, to reach the page's own guard.
@@ -42,13 +44,13 @@ def test_framed_site_shows_the_iframe_warning(browser: Browser, site):
         page = own_browser.new_page(viewport=DESKTOP)
         page.route(framed_pages, without_frame_headers)
         page.route(
-            "http://frame-host.test/",
+            f"{site.url}/frame-host",
             lambda route: route.fulfill(
                 content_type="text/html",
                 body=f'<iframe id="site" src="{site.url}/auth/login" width="800" height="600"></iframe>',
             ),
         )
-        page.goto("http://frame-host.test/")
+        page.goto(f"{site.url}/frame-host")
         frame = page.frame_locator("#site")
         expect(frame.get_by_text(msg.IFRAME_WARNING)).to_be_visible()
         assert page.frames[1].url.rstrip("/").endswith("/iframe-warning")
