@@ -8,6 +8,28 @@ import tempfile
 from pathlib import Path
 
 _data_dir = Path(tempfile.mkdtemp(prefix="cycling-tests-"))
+
+
+def _worker_database(url: str) -> str:
+    """Under pytest-xdist each worker gets a PostgreSQL database of its own, made on first use."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+
+    own = make_url(url).set(database=f"{make_url(url).database}_{worker}")
+    admin = create_engine(make_url(url).set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        exists = connection.exec_driver_sql("SELECT 1 FROM pg_database WHERE datname = %s", (own.database,))
+        if exists.first() is None:
+            connection.exec_driver_sql(f'CREATE DATABASE "{own.database}"')
+    admin.dispose()
+    return own.render_as_string(hide_password=False)
+
+
+if os.environ.get("TEST_DB_URL"):
+    os.environ["TEST_DB_URL"] = _worker_database(os.environ["TEST_DB_URL"])
 os.environ["APP_ENV"] = "demo"
 os.environ["DATA_DIR"] = str(_data_dir)
 os.environ["DB_URL"] = os.environ.get("TEST_DB_URL") or f"sqlite:///{_data_dir / 'unit.db'}"
