@@ -368,7 +368,11 @@ def my_teams_page() -> rx.Component:
             State.loading | State.rider_known,
             rx.tabs.root(
                 rx.tabs.list(_tab(JOINED, msg.JOINED_TAB), _tab(OWNED, msg.OWNED_TAB), size="2"),
-                rx.box(_list(empty), padding_top=SPACE["5"]),
+                # A panel for each tab (only the open one is drawn), so each tab controls a real panel.
+                *[
+                    rx.tabs.content(_list(empty), value=view, padding_top=SPACE["5"])
+                    for view in (JOINED, OWNED)
+                ],
                 value=State.view,
                 on_change=State.show_tab,
                 activation_mode="manual",

@@ -131,6 +131,7 @@ def skeleton(with_banner: bool = True) -> rx.Component:
         spacing="5",
         width="100%",
         id="content-loading",
+        role="status",
         aria_busy="true",
         aria_label="Loading",
     )

@@ -77,8 +77,8 @@ DISPLAY_HEADING = {
     "line_height": "1.05",
 }
 
-# Radix Themes' own scales where their solid and soft colours fall under 4.5:1 with their text (white on
-# orange, green and slate; orange and amber text on their tints), and sonner's toast texts likewise.
+# Radix Themes' own scales where their solid and soft colours fall under 4.5:1 with their text (white
+# on orange, green, red and slate; orange, amber and blue text on their tints), and sonner's toast texts.
 RADIX_COLOR_OVERRIDES = {
     "--orange-9": COLOR["accent"],
     "--orange-10": COLOR["accent_dark"],
@@ -89,6 +89,10 @@ RADIX_COLOR_OVERRIDES = {
     "--slate-9": COLOR["muted"],
     "--amber-11": "#8A5100",
     "--amber-a11": "#8A5100",
+    "--red-9": COLOR["danger"],
+    "--red-10": "#A51F15",
+    "--blue-11": "#0B5CAD",
+    "--blue-a11": "#0B5CAD",
 }
 TOAST_COLOR_OVERRIDES = {
     "--success-text": "#0A6B3D",
@@ -105,7 +109,7 @@ GLOBAL_STYLE = {
 # style does not apply, so they go in the page head as a style sheet.
 SITE_RULES = {
     "html .radix-themes": RADIX_COLOR_OVERRIDES,
-    'html [data-sonner-toaster][data-theme="light"]': TOAST_COLOR_OVERRIDES,
+    'html [data-sonner-toaster][data-sonner-theme="light"]': TOAST_COLOR_OVERRIDES,
     ":focus-visible": {"outline": f"3px solid {COLOR['accent_bright']}", "outline-offset": "2px"},
     # Tables scroll in a focusable region of ours (ui.layout.scroll_region), not in Radix's own viewport,
     # which the keyboard cannot reach.

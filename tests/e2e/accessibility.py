@@ -19,6 +19,7 @@ _IN_PAGE = """
   if (window.top !== window || !location.protocol.startsWith("http")) return;
   if (/^\\/api\\/(docs|redoc)/.test(location.pathname)) return;
   let checking = Promise.resolve();
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const screen = () => {
     const path = location.pathname.replace(/\\/$/, "") || "/";
     return document.querySelector("[role=dialog], [role=alertdialog]") ? path + " (dialog open)" : path;
@@ -26,6 +27,9 @@ _IN_PAGE = """
   const check = async () => {
     const name = screen();
     if (!(await window.__axeWanted(name))) return;
+    // Colours are read once fades and slides have ended (not the endless ones, such as spinners).
+    const ending = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+    await Promise.race([Promise.all(ending.map((a) => a.finished.catch(() => null))), sleep(2000)]);
     const results = await axe.run(document, { resultTypes: ["violations"] });
     const failing = results.violations
       .filter((v) => FAILING_IMPACTS.includes(v.impact))
