@@ -11,7 +11,7 @@ import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
 from cycling_site.clients import activity
-from cycling_site.db import get_session
+from cycling_site.db import get_session, off_loop
 from cycling_site.local_time import local
 from cycling_site.messages import activities as msg
 from cycling_site.models.accounts import VerificationStatus
@@ -107,6 +107,14 @@ def merge_curves(compared: list[dict]) -> list[dict]:
         for seconds, watts in zip(curve["seconds"], curve["power"], strict=True):
             rows.setdefault(seconds, {"seconds": seconds})[key] = watts
     return [rows[seconds] for seconds in sorted(rows)]
+
+
+def _header_reads(rider: Rider) -> tuple[str | None, str]:
+    """The header's team and a rejected verification's reason, read together off the event loop."""
+    team = teams.header_team(rider.db, rider.account.id)
+    reason = pre_verification.rejection_reason(rider.db, rider.account)
+    rider.db.commit()
+    return team, reason
 
 
 class DashboardState(rx.State):
@@ -236,10 +244,10 @@ class DashboardState(rx.State):
         fragment = self.router.url.fragment
         self.tab = tab_for(fragment, account.is_kid)
         overall = await self._fetch_overall(account.uuid)
-        team = teams.header_team(rider.db, account.id)
+        team, reason = await off_loop(_header_reads, rider)
         self._fill_header(rider_profile.default_data(account, overall, self._today(), team=team))
         self.verification_status = account.verification_status
-        self.verification_reason = pre_verification.rejection_reason(rider.db, account)
+        self.verification_reason = reason
         self.verification_alert_closed = False
         self.profile_loading = False
         events = [ImportState.load, DashboardState.load_progress, DashboardState.reload_activities]
@@ -285,7 +293,7 @@ class DashboardState(rx.State):
         self.year_label = str(today.year)
         self.month_label = today.strftime("%b")
         self.week_label = f"Week {week}"
-        imported = imports.approved_totals(rider.db, rider.account)
+        imported = await off_loop(imports.approved_totals, rider.db, rider.account)
         self.other_platform = imported is not None
         self.grid = progress_rows(grid, imported)
 

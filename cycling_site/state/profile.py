@@ -129,14 +129,14 @@ class ProfileState(rx.State):
         )
         account = profile.update_profile(rider.db, rider.account, form)
         self._fill(account)
-        (await self._session_state())._show(account)
+        (await self._session_state())._changed(account)
         self.notice = msg.PROFILE_UPDATED
 
     @rider_action(busy="avatar_busy", errors="avatar_error")
     async def _change_avatar(self, rider: Rider, change, done: str):
         """One avatar change for the signed-in rider: busy state, the error, the header and a toast."""
         account = change(rider.db, rider.account)
-        (await self._session_state())._show(account)
+        (await self._session_state())._changed(account)
         yield display(done)
 
     @rx.event

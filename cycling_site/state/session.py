@@ -17,7 +17,7 @@ import reflex as rx
 from sqlmodel import Session
 from starlette.requests import cookie_parser
 
-from cycling_site.db import get_session
+from cycling_site.db import get_session, off_loop
 from cycling_site.models import Account
 from cycling_site.routes import path_of, requires_login
 from cycling_site.services import profile, tokens
@@ -88,14 +88,19 @@ class SessionState(rx.State):
         cookies = cookie_parser(self.router.headers.cookie or "")
         return cookies.get(tokens.TOKEN_COOKIE, ""), cookies.get(tokens.USER_ID_COOKIE, "")
 
-    def _check(self, db: Session) -> tokens.SessionCheck:
-        """Verifies the session afresh (signature, expiry, revocation, password change); the header
-        follows. Both cookies are needed (spec 3)."""
+    def _verify(self) -> tokens.SessionCheck:
+        """Verifies this connection's session (signature, expiry, revocation, password change), reusing a
+        verdict of the last few seconds; blocking, so it runs off the event loop. Both cookies are
+        needed (spec 3)."""
         token, user_id = self._cookies()
-        if token and user_id:
-            check = tokens.check_session(db, token, user_id)
-        else:
-            check = tokens.SessionCheck("missing")
+        if not (token and user_id):
+            return tokens.SessionCheck("missing")
+        with get_session() as db:
+            return tokens.recent_check(db, token, user_id)
+
+    async def _check(self) -> tokens.SessionCheck:
+        """The session's verdict; the header follows."""
+        check = await off_loop(self._verify)
         if check.account is None:
             self._forget()
         else:
@@ -116,17 +121,21 @@ class SessionState(rx.State):
         self.is_reviewer = account.role in REVIEWERS
         self.is_finance = account.role in OFFICERS
 
+    def _changed(self, account: Account) -> None:
+        """The rider changed their own details: the header follows, and no reused verdict shows the old."""
+        tokens.forget_checks(account_uuid=account.uuid)
+        self._show(account)
+
     def _current_path(self) -> str:
         url = self.router.url
         return url.path + (f"?{url.query}" if url.query else "")
 
     @rx.event
-    def guard(self):
+    async def guard(self):
         """On every page load and session check: routes flagged authRequired need a valid session.
 
         Cookies that no longer make a session are removed (spec 1: storage and cookies are cleared)."""
-        with get_session() as db:
-            check = self._check(db)
+        check = await self._check()
         if check.status == "ok":
             return None
         events = [clear_dead_cookies()] if any(self._cookies()) else []
@@ -141,9 +150,19 @@ class SessionState(rx.State):
         return end_session(path_of("login"))
 
 
+def _attach(db: Session, account_id: int) -> Account | None:
+    account = db.get(Account, account_id)
+    # The connection goes back to the pool while the handler works or waits on other services.
+    db.commit()
+    return account
+
+
 async def signed_in_account(state: rx.State, db: Session) -> Account | None:
     """The account of this connection's verified session, read in `db`; None for a visitor."""
-    return (await state.get_state(SessionState))._check(db).account
+    check = await (await state.get_state(SessionState))._check()
+    if check.account is None:
+        return None
+    return await off_loop(_attach, db, check.account.id)
 
 
 @dataclass(frozen=True)
@@ -175,8 +194,6 @@ def rider_action(*, busy: str = "", errors: str = "") -> Callable:
                     if account is None:
                         yield SessionState.guard
                         return
-                    # The connection goes back to the pool while the handler waits on other services.
-                    db.commit()
                     result = handler(self, Rider(db, account), *args, **kwargs)
                     if inspect.isasyncgen(result):
                         async for update in result:
