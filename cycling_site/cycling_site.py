@@ -1,6 +1,7 @@
 """The Reflex app: pages, the REST API, the site-wide middleware, the e-mail delivery loop, and the
 embedded outside services (the only module of the site that wires them in)."""
 
+from contextlib import asynccontextmanager
 from functools import partial
 
 import reflex as rx
@@ -8,7 +9,7 @@ import reflex as rx
 import cycling_site.models  # noqa: F401  (registers the tables)
 from cycling_site.api.main import api
 from cycling_site.api.middleware import SiteMiddleware
-from cycling_site.clients import activity, content, oauth, payments
+from cycling_site.clients import activity, content, oauth, payments, pooled
 from cycling_site.embedded.activity import service as activity_service
 from cycling_site.embedded.content import service as content_service
 from cycling_site.embedded.oauth_provider import service as oauth_provider
@@ -43,3 +44,13 @@ app = rx.App(
 app.app_wraps[(5, "Overlay")] = site_messages.overlay
 register_pages(app)
 app.register_lifespan_task(deliver_forever)
+
+
+@asynccontextmanager
+async def _outside_service_clients():
+    """The clients' pooled connections are closed when the site stops."""
+    yield
+    await pooled.close_all()
+
+
+app.register_lifespan_task(_outside_service_clients)

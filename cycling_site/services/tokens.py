@@ -22,9 +22,10 @@ USER_ID_COOKIE = "rider_id"
 # turns into the cookies: the live connection cannot set HttpOnly cookies itself.
 SIGN_IN_PURPOSE = "sign_in"
 SIGN_IN_LIFETIME = timedelta(seconds=60)
-# The live connection re-checks its session on every page load and rider action; a verdict is reused this
-# long, so a session revoked by another worker (or a password changed there) ends within these seconds.
-# This worker's own sign-outs, password changes and deletions end its sessions at once.
+# The live connection re-checks its session on every page load and rider action; one connection reuses a
+# verdict this long, so a session revoked by another worker (or a password changed there) ends within these
+# seconds. A new connection (a page opened or reloaded) checks afresh, and this worker's own sign-outs,
+# password changes and deletions end its sessions at once.
 CHECK_REUSE_SECONDS = 5.0
 MAX_REUSED_CHECKS = 20_000
 
@@ -155,16 +156,18 @@ def check_session(session: Session, token: str, user_id: str | None = None) -> S
     return SessionCheck("ok", account)
 
 
-_recent_checks: dict[tuple[str, str | None], tuple[float, SessionCheck]] = {}
+_recent_checks: dict[tuple[str, str | None, str], tuple[float, SessionCheck]] = {}
 
 
-def recent_check(session: Session, token: str, user_id: str | None = None) -> SessionCheck:
-    """`check_session`, reusing a verdict of the last CHECK_REUSE_SECONDS. The account it carries is
-    detached: read it for display; work on it in a session of your own (`session.get`)."""
-    key = (token, user_id)
+def recent_check(
+    session: Session, token: str, user_id: str | None, connection: str, fresh: bool = False
+) -> SessionCheck:
+    """`check_session`, reusing the verdict `connection` got in the last CHECK_REUSE_SECONDS (none when
+    `fresh`). The account it carries is detached: read it for display, work on it in a session's own."""
+    key = (token, user_id, connection)
     now = time.monotonic()
     found = _recent_checks.get(key)
-    if found is not None and found[0] > now:
+    if found is not None and found[0] > now and not fresh:
         return found[1]
     check = check_session(session, token, user_id)
     if len(_recent_checks) >= MAX_REUSED_CHECKS:

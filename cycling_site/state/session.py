@@ -88,19 +88,19 @@ class SessionState(rx.State):
         cookies = cookie_parser(self.router.headers.cookie or "")
         return cookies.get(tokens.TOKEN_COOKIE, ""), cookies.get(tokens.USER_ID_COOKIE, "")
 
-    def _verify(self) -> tokens.SessionCheck:
-        """Verifies this connection's session (signature, expiry, revocation, password change), reusing a
-        verdict of the last few seconds; blocking, so it runs off the event loop. Both cookies are
-        needed (spec 3)."""
+    def _verify(self, fresh: bool) -> tokens.SessionCheck:
+        """Verifies this connection's session (signature, expiry, revocation, password change), reusing
+        the connection's verdict of the last few seconds unless `fresh`; blocking, so it runs off the
+        event loop. Both cookies are needed (spec 3)."""
         token, user_id = self._cookies()
         if not (token and user_id):
             return tokens.SessionCheck("missing")
         with get_session() as db:
-            return tokens.recent_check(db, token, user_id)
+            return tokens.recent_check(db, token, user_id, self.router.session.session_id, fresh)
 
-    async def _check(self) -> tokens.SessionCheck:
+    async def _check(self, fresh: bool = False) -> tokens.SessionCheck:
         """The session's verdict; the header follows."""
-        check = await off_loop(self._verify)
+        check = await off_loop(self._verify, fresh)
         if check.account is None:
             self._forget()
         else:
@@ -132,10 +132,16 @@ class SessionState(rx.State):
 
     @rx.event
     async def guard(self):
-        """On every page load and session check: routes flagged authRequired need a valid session.
+        """On every page load: routes flagged authRequired need a valid session."""
+        return self._guarded(await self._check())
 
-        Cookies that no longer make a session are removed (spec 1: storage and cookies are cleared)."""
-        check = await self._check()
+    @rx.event
+    async def recheck(self):
+        """The session watch (focus, a visible tab, every two minutes): the guard on a fresh verdict."""
+        return self._guarded(await self._check(fresh=True))
+
+    def _guarded(self, check: tokens.SessionCheck):
+        """Cookies that no longer make a session are removed (spec 1: storage and cookies are cleared)."""
         if check.status == "ok":
             return None
         events = [clear_dead_cookies()] if any(self._cookies()) else []

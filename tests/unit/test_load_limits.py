@@ -17,6 +17,7 @@ from cycling_site.services import accounts, tokens
 from cycling_site.settings import settings
 
 pytestmark = pytest.mark.anyio
+CONNECTION = "socket-1"
 
 
 @pytest.fixture
@@ -88,12 +89,12 @@ def _revoke_elsewhere(session, token: str) -> None:
 def test_a_revocation_on_another_worker_counts_within_the_reuse_window(session, make_account, clock):
     account = make_account()
     token = tokens.issue_session_token(account, remember=False).token
-    assert tokens.recent_check(session, token, account.uuid).status == "ok"
+    assert tokens.recent_check(session, token, account.uuid, CONNECTION).status == "ok"
     _revoke_elsewhere(session, token)
     clock[0] += tokens.CHECK_REUSE_SECONDS - 0.5
-    assert tokens.recent_check(session, token, account.uuid).status == "ok"
+    assert tokens.recent_check(session, token, account.uuid, CONNECTION).status == "ok"
     clock[0] += 0.5
-    check = tokens.recent_check(session, token, account.uuid)
+    check = tokens.recent_check(session, token, account.uuid, CONNECTION)
     assert (check.status, check.account) == ("invalid", None)
     assert tokens.CHECK_REUSE_SECONDS <= 5
 
@@ -101,23 +102,33 @@ def test_a_revocation_on_another_worker_counts_within_the_reuse_window(session, 
 def test_a_sign_out_on_this_worker_ends_the_session_at_once(session, make_account, clock):
     account = make_account()
     token = tokens.issue_session_token(account, remember=True).token
-    assert tokens.recent_check(session, token, account.uuid).status == "ok"
+    assert tokens.recent_check(session, token, account.uuid, CONNECTION).status == "ok"
     assert tokens.revoke_session(session, token)
-    assert tokens.recent_check(session, token, account.uuid).status == "invalid"
+    assert tokens.recent_check(session, token, account.uuid, CONNECTION).status == "invalid"
 
 
 def test_a_new_password_ends_every_session_at_once(session, make_account, clock):
     account = make_account()
     token = tokens.issue_session_token(account, remember=True).token
-    assert tokens.recent_check(session, token, account.uuid).status == "ok"
+    assert tokens.recent_check(session, token, account.uuid, CONNECTION).status == "ok"
     accounts.set_password(account, "a-new-password-42")
     session.add(account)
     session.commit()
-    assert tokens.recent_check(session, token, account.uuid).status == "invalid"
+    assert tokens.recent_check(session, token, account.uuid, CONNECTION).status == "invalid"
 
 
 def test_a_verdict_is_kept_per_token_and_rider_id(session, make_account, clock):
     account = make_account()
     token = tokens.issue_session_token(account, remember=True).token
-    assert tokens.recent_check(session, token, account.uuid).status == "ok"
-    assert tokens.recent_check(session, token, "someone-else").status == "invalid"
+    assert tokens.recent_check(session, token, account.uuid, CONNECTION).status == "ok"
+    assert tokens.recent_check(session, token, "someone-else", CONNECTION).status == "invalid"
+
+
+def test_a_new_connection_and_a_fresh_check_see_a_revocation_at_once(session, make_account, clock):
+    account = make_account()
+    token = tokens.issue_session_token(account, remember=True).token
+    assert tokens.recent_check(session, token, account.uuid, CONNECTION).status == "ok"
+    _revoke_elsewhere(session, token)
+    assert tokens.recent_check(session, token, account.uuid, CONNECTION).status == "ok"
+    assert tokens.recent_check(session, token, account.uuid, "socket-2").status == "invalid"
+    assert tokens.recent_check(session, token, account.uuid, CONNECTION, fresh=True).status == "invalid"
