@@ -108,18 +108,33 @@ class SessionState(rx.State):
         return check
 
     def _forget(self) -> None:
-        self.signed_in = False
-        self.firstname = self.lastname = self.avatar = ""
-        self.is_kid = self.is_reviewer = self.is_finance = False
+        self._put(
+            signed_in=False,
+            firstname="",
+            lastname="",
+            avatar="",
+            is_kid=False,
+            is_reviewer=False,
+            is_finance=False,
+        )
 
     def _show(self, account: Account) -> None:
-        self.signed_in = True
-        self.firstname = account.firstname
-        self.lastname = account.lastname
-        self.avatar = account.avatar or ""
-        self.is_kid = account.is_kid
-        self.is_reviewer = account.role in REVIEWERS
-        self.is_finance = account.role in OFFICERS
+        self._put(
+            signed_in=True,
+            firstname=account.firstname,
+            lastname=account.lastname,
+            avatar=account.avatar or "",
+            is_kid=account.is_kid,
+            is_reviewer=account.role in REVIEWERS,
+            is_finance=account.role in OFFICERS,
+        )
+
+    def _put(self, **values) -> None:
+        """Sets only what changed: every rider action re-checks the session, and an unchanged header is
+        not sent to the browser again."""
+        for name, value in values.items():
+            if getattr(self, name) != value:
+                setattr(self, name, value)
 
     def _changed(self, account: Account) -> None:
         """The rider changed their own details: the header follows, and no reused verdict shows the old."""

@@ -19,8 +19,10 @@ bounded, the hold phase lasts --duration seconds; only 127.0.0.1 is ever contact
 import argparse
 import asyncio
 import base64
+import functools
 import json
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -39,17 +41,18 @@ from altcha import solve_challenge_v1
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import (
     AcceptConnection,
-    BytesMessage,
     CloseConnection,
     Ping,
     RejectConnection,
     Request,
     TextMessage,
 )
+from wsproto.utilities import LocalProtocolError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from site_runner import free_port, start_site  # noqa: E402
 
+ROOT_DIR = Path(__file__).resolve().parents[2]
 MAX_RIDERS = 2000
 LOAD_TIMEOUT = 60.0
 SIGN_IN_CONCURRENCY = 8
@@ -57,7 +60,8 @@ EMAIL, PASSWORD = "rider@example.com", "ridefast"
 NAMESPACE = "/_event"
 ROOT = "reflex___state____state"
 DASHBOARD = f"{ROOT}.cycling_site___state___dashboard____dashboard_state"
-DONE_FLAGS = ("profile_loading_rx_state_", "progress_loading_rx_state_", "activities_loading_rx_state_")
+# The header and curve load first and chain the progress and the ride list, each shown busy while it loads.
+DONE_FLAGS = ("progress_loading_rx_state_", "activities_loading_rx_state_")
 PATH = "/user/activities"
 
 
@@ -91,11 +95,10 @@ class Socket:
                     raise LoadError(f"websocket refused: {event.status_code}")
 
     async def _pump(self) -> None:
+        """Queues the text messages (the handshake's read may already hold the first ones)."""
         parts: list[str] = []
         try:
-            while data := await self.reader.read(65536):
-                self.received += len(data)
-                self.ws.receive_data(data)
+            while True:
                 for event in self.ws.events():
                     if isinstance(event, TextMessage):
                         parts.append(event.data)
@@ -104,10 +107,17 @@ class Socket:
                             parts = []
                     elif isinstance(event, Ping):
                         self.writer.write(self.ws.send(event.response()))
-                    elif isinstance(event, CloseConnection | BytesMessage):
+                    elif isinstance(event, CloseConnection):
+                        if self.ws.state.name == "REMOTE_CLOSING":
+                            self.writer.write(self.ws.send(event.response()))
                         self.texts.put_nowait("")
                         return
-        except (ConnectionError, OSError):
+                data = await self.reader.read(65536)
+                if not data:
+                    break
+                self.received += len(data)
+                self.ws.receive_data(data)
+        except (ConnectionError, OSError, LocalProtocolError):
             pass
         self.texts.put_nowait("")
 
@@ -122,8 +132,15 @@ class Socket:
         return text
 
     async def close(self) -> None:
-        if hasattr(self, "pump"):
-            self.pump.cancel()
+        """As a page does on leaving: a Socket.IO disconnect, a websocket close, then the TCP close."""
+        try:
+            await self.send(f"41{NAMESPACE},")
+            self.writer.write(self.ws.send(CloseConnection(code=1000)))
+            await self.writer.drain()
+            await asyncio.wait_for(asyncio.shield(self.pump), 2)
+        except (ConnectionError, OSError, TimeoutError, LocalProtocolError):
+            pass
+        self.pump.cancel()
         self.writer.close()
 
 
@@ -141,7 +158,9 @@ class Rider:
         return {"name": name, "payload": payload or {}, "router_data": router}
 
     async def _until_loaded(self) -> None:
-        """Reads updates (answering the server's pings) until the dashboard's three parts are in."""
+        """Reads updates (answering the server's pings) until the progress and the ride list (chained by
+        the header's load) have each started loading and finished."""
+        started: set[str] = set()
         pending = set(DONE_FLAGS)
         deadline = time.monotonic() + LOAD_TIMEOUT
         while pending:
@@ -157,7 +176,9 @@ class Rider:
             if name != "event":
                 continue
             for field_name, value in update.get("delta", {}).get(DASHBOARD, {}).items():
-                if field_name in pending and value is False:
+                if field_name in pending and value is True:
+                    started.add(field_name)
+                elif field_name in started and value is False:
                     pending.discard(field_name)
                 if field_name == "profile_error_rx_state_" and value:
                     raise LoadError(f"dashboard: {value}")
@@ -174,13 +195,19 @@ class Rider:
         opened = await self.socket.recv(LOAD_TIMEOUT)
         if not opened.startswith("0"):
             raise LoadError(f"unexpected Engine.IO open: {opened[:100]}")
-        hydrate = self._event(f"{ROOT}.hydrate_and_load", {"vars": {}})
-        await self.socket.send(f"40{NAMESPACE}," + json.dumps({"event": hydrate}))
+        # A page's first connect: the browser holds the compiled defaults and sends their hashes, so the
+        # server sends only what differs.
+        hashes, schema = compiled_defaults()
+        hydrate = self._event(f"{ROOT}.hydrate_and_load", {"vars": {}, "hashes": hashes})
+        await self.socket.send(f"40{NAMESPACE}," + json.dumps({"event": hydrate, "state_schema": schema}))
         await self._until_loaded()
         return self.socket.received
 
     async def reopen_dashboard(self) -> int:
         """Back to the dashboard within the open page (client-side navigation): its on-load events."""
+        while not self.socket.texts.empty():
+            if not self.socket.texts.get_nowait():
+                raise LoadError("the connection closed")
         before = self.socket.received
         name = f"{ROOT}.reflex___state____on_load_internal_state.on_load_internal"
         await self.socket.send(f"42{NAMESPACE}," + json.dumps(["event", self._event(name)]))
@@ -190,6 +217,16 @@ class Rider:
     async def close(self) -> None:
         if self.socket is not None:
             await self.socket.close()
+
+
+@functools.cache
+def compiled_defaults() -> tuple[list[str], str]:
+    """The hashes of the compiled state defaults and the state schema, as the built frontend sends them
+    (read from this checkout's build: the site under load must be built from it)."""
+    context = (ROOT_DIR / ".web" / "utils" / "context.jsx").read_text()
+    hashes = json.loads(re.search(r"initialStateHashes = (\[[^\]]*\])", context)[1])
+    found = re.search(r"stateSchema\W+([0-9a-f]{32})", context)
+    return hashes, found[1] if found else ""
 
 
 def _human_check(url: str, client: httpx.Client) -> str:
