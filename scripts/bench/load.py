@@ -374,8 +374,57 @@ async def hold(server: Server, riders: list[Rider], think: float, duration: floa
     return result
 
 
+async def event_list(url: str, server: Server, connections: int, duration: float, revalidate: bool) -> dict:
+    """GET /api/events as a visitor from `connections` keep-alive connections for `duration` seconds; with
+    `revalidate` each caller sends back the ETag it holds (If-None-Match), as a browser cache does."""
+    tally = Tally()
+    cpu = server.cpu_seconds()
+    start = time.monotonic()
+
+    async def caller() -> None:
+        # Plain HTTP/1.1 on one keep-alive connection: httpx would spend more CPU than the server does.
+        parts = urlsplit(url)
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        etag = ""
+        try:
+            while time.monotonic() - start < duration:
+                began = time.perf_counter()
+                condition = f"If-None-Match: {etag}\r\n" if etag else ""
+                request = f"GET /api/events HTTP/1.1\r\nHost: {parts.netloc}\r\n{condition}\r\n"
+                writer.write(request.encode())
+                head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), LOAD_TIMEOUT)).decode("latin-1")
+                status = int(head.split(" ", 2)[1])
+                headers = dict(line.split(": ", 1) for line in head.split("\r\n")[1:] if ": " in line)
+                headers = {name.lower(): value for name, value in headers.items()}
+                body = await reader.readexactly(int(headers.get("content-length", 0)))
+                if status not in (200, 304):
+                    tally.errors.append(f"HTTP {status}")
+                    continue
+                tally.timings.append((time.perf_counter() - began) * 1000)
+                tally.sizes.append(len(body))
+                if revalidate:
+                    etag = headers.get("etag", "")
+        except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as exc:
+            tally.errors.append(f"{type(exc).__name__}: {exc}"[:200])
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(caller() for _ in range(connections)))
+    elapsed = time.monotonic() - start
+    kind = "revalidating (If-None-Match)" if revalidate else "plain"
+    result = tally.report(f"GET /api/events, {connections} connections, {kind}")
+    result["requests_per_second"] = round(len(tally.timings) / elapsed)
+    result["server_cpu_percent"] = round(100 * (server.cpu_seconds() - cpu) / elapsed, 1)
+    rate, used = result["requests_per_second"], result["server_cpu_percent"]
+    print(f"  {rate} requests/s, server CPU {used} % of one core")
+    return result
+
+
 async def run(url: str, args: argparse.Namespace) -> None:
     server = Server(url)
+    if args.api:
+        await event_list(url, server, args.api, min(args.duration, 60), revalidate=False)
+        await event_list(url, server, args.api, min(args.duration, 60), revalidate=True)
     needed = min(MAX_RIDERS, max(args.burst, args.hold))
     started = time.monotonic()
     riders = await sign_in_all(url, needed)
@@ -438,10 +487,11 @@ def main() -> None:
     parser.add_argument("--hold", type=int, default=0, help="riders held with think time (0: none)")
     parser.add_argument("--think", type=float, default=10.0, help="seconds between a held rider's loads")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds the hold phase lasts")
+    parser.add_argument("--api", type=int, default=0, help="connections loading GET /api/events (0: none)")
     parser.add_argument("--workers", type=int, default=1, help="site workers (more than 1 needs --redis)")
     parser.add_argument("--redis", action="store_true", help="keep state in a throwaway Redis server")
     args = parser.parse_args()
-    if max(args.burst, args.hold) > MAX_RIDERS or args.duration > 600:
+    if max(args.burst, args.hold, args.api) > MAX_RIDERS or args.duration > 600:
         raise SystemExit(f"At most {MAX_RIDERS} riders and 600 s.")
     if args.workers > 1 and not args.redis and not args.url:
         raise SystemExit("Several workers share state through Redis: add --redis.")
