@@ -159,23 +159,28 @@ def check_session(session: Session, token: str, user_id: str | None = None) -> S
 _recent_checks: dict[tuple[str, str | None, str], tuple[float, SessionCheck]] = {}
 
 
+def reused_check(token: str, user_id: str | None, connection: str) -> SessionCheck | None:
+    """The verdict `connection` got in the last CHECK_REUSE_SECONDS, if any (no database work). The account
+    it carries is detached: read it for display, work on it in a session's own."""
+    found = _recent_checks.get((token, user_id, connection))
+    return found[1] if found is not None and found[0] > time.monotonic() else None
+
+
 def recent_check(
     session: Session, token: str, user_id: str | None, connection: str, fresh: bool = False
 ) -> SessionCheck:
     """`check_session`, reusing the verdict `connection` got in the last CHECK_REUSE_SECONDS (none when
-    `fresh`). The account it carries is detached: read it for display, work on it in a session's own."""
-    key = (token, user_id, connection)
-    now = time.monotonic()
-    found = _recent_checks.get(key)
-    if found is not None and found[0] > now and not fresh:
-        return found[1]
+    `fresh`), and keeping the new one for the next."""
+    if not fresh and (reused := reused_check(token, user_id, connection)) is not None:
+        return reused
     check = check_session(session, token, user_id)
+    now = time.monotonic()
     if len(_recent_checks) >= MAX_REUSED_CHECKS:
         for stale in [key for key, (until, _check) in _recent_checks.items() if until <= now]:
             del _recent_checks[stale]
         if len(_recent_checks) >= MAX_REUSED_CHECKS:
             _recent_checks.clear()
-    _recent_checks[key] = (now + CHECK_REUSE_SECONDS, check)
+    _recent_checks[(token, user_id, connection)] = (now + CHECK_REUSE_SECONDS, check)
     return check
 
 

@@ -99,8 +99,12 @@ class SessionState(rx.State):
             return tokens.recent_check(db, token, user_id, self.router.session.session_id, fresh)
 
     async def _check(self, fresh: bool = False) -> tokens.SessionCheck:
-        """The session's verdict; the header follows."""
-        check = await off_loop(self._verify, fresh)
+        """The session's verdict (a reused one without leaving the event loop); the header follows."""
+        token, user_id = self._cookies()
+        reused = None
+        if token and user_id and not fresh:
+            reused = tokens.reused_check(token, user_id, self.router.session.session_id)
+        check = reused or await off_loop(self._verify, fresh)
         if check.account is None:
             self._forget()
         else:
