@@ -246,7 +246,7 @@ class DashboardState(rx.State):
             self.profile_error = msg.PROFILE_FAILED
             self.profile_loading = False
 
-    @rider_action()
+    @rider_action(reads_only=True)
     async def _load(self, rider: Rider):
         account = rider.account
         fragment = self.router.url.fragment
@@ -289,7 +289,7 @@ class DashboardState(rx.State):
         return [*self._opened(value), show_hash(self.tab)]
 
     @rx.event
-    @rider_action(busy="progress_loading", errors="progress_error")
+    @rider_action(busy="progress_loading", errors="progress_error", reads_only=True)
     async def load_progress(self, rider: Rider):
         today = self._today()
         week = week_of_month(today)
@@ -338,7 +338,7 @@ class DashboardState(rx.State):
         return True
 
     @rx.event
-    @rider_action(busy="activities_loading", errors="activities_error")
+    @rider_action(busy="activities_loading", errors="activities_error", reads_only=True)
     async def reload_activities(self, rider: Rider):
         """Type and sort changes start again from page 1 (spec 1 section 4); the same list opened again
         keeps its rows until the fresh ones are in."""
@@ -347,7 +347,7 @@ class DashboardState(rx.State):
         await self._fetch_page(rider, 1)
 
     @rx.event
-    @rider_action(busy="more_loading", errors="activities_error")
+    @rider_action(busy="more_loading", errors="activities_error", reads_only=True)
     async def load_more(self, rider: Rider):
         if not self.finished:
             await self._fetch_page(rider, self.page + 1)

@@ -182,9 +182,11 @@ def _attach(db: Session, account_id: int) -> Account | None:
     return account
 
 
-async def signed_in_account(state: rx.State, db: Session) -> Account | None:
-    """The account of this connection's verified session, read in `db`; None for a visitor."""
-    check = await (await state.get_state(SessionState))._check()
+async def signed_in_account(state: rx.State, db: Session, reads_only: bool = False) -> Account | None:
+    """The account of this connection's verified session, read in `db`; None for a visitor. Only work
+    that `reads_only` takes the connection's verdict of the last few seconds; anything else checks afresh,
+    so a revoked session never changes anything."""
+    check = await (await state.get_state(SessionState))._check(fresh=not reads_only)
     if check.account is None:
         return None
     return await off_loop(_attach, db, check.account.id)
@@ -198,12 +200,14 @@ class Rider:
     account: Account
 
 
-def rider_action(*, busy: str = "", errors: str = "") -> Callable:
+def rider_action(*, busy: str = "", errors: str = "", reads_only: bool = False) -> Callable:
     """Makes a handler act for the signed-in rider, always the same way.
 
     The handler gets a `Rider` as its first argument. `busy` names a flag shown while it runs (sent at
     once); without a verified session the handler does not run and the route guard takes over; `errors`
-    names where form errors show (a dict of messages, or a str for the first one), emptied at the start."""
+    names where form errors show (a dict of messages, or a str for the first one), emptied at the start.
+    `reads_only` marks a handler that only shows the rider's data (a page's loads): it may rely on the
+    connection's session verdict of the last few seconds."""
 
     def decorate(handler: Callable) -> Callable:
         @functools.wraps(handler)
@@ -215,7 +219,7 @@ def rider_action(*, busy: str = "", errors: str = "") -> Callable:
                 yield
             try:
                 with get_session() as db:
-                    account = await signed_in_account(self, db)
+                    account = await signed_in_account(self, db, reads_only)
                     if account is None:
                         yield SessionState.guard
                         return

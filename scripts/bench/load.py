@@ -8,7 +8,8 @@ event, then the page's on-load events), in bursts and held with think time.
 
 Without --url it starts a site of its own (scripts/bench/site_runner.py: a fresh seeded database, built
 frontend, `--redis` with a throwaway Redis server as ./scripts/with-redis starts one). Every rider signs
-in as the demo rider (three months of rides) with a session of their own. A dashboard load counts from
+in as the demo rider (three months of rides); riders share --sessions sign-ins in turn, each rider a tab
+of its own (its own client token and connection). A dashboard load counts from
 opening the connection until the header, the overall curve, the progress and the ride list are all in;
 a held rider opens the dashboard again every THINK seconds (randomised +-50 %) on the same connection.
 Prints p50/p95/p99, errors (with their first messages), the bytes a load received, and the server's CPU
@@ -322,14 +323,17 @@ class Server:
         return round(total / 2**20, 1)
 
 
-async def sign_in_all(url: str, count: int) -> list[Rider]:
+async def sign_in_all(url: str, count: int, sessions: int) -> list[Rider]:
+    """`sessions` sign-ins; the riders (each a tab with its own client token) share them in turn, as tabs
+    of one browser share its cookies. A sign-in costs the server a password hash."""
     limit = asyncio.Semaphore(SIGN_IN_CONCURRENCY)
 
-    async def one() -> Rider:
+    async def one() -> str:
         async with limit:
-            return Rider(url, await asyncio.to_thread(sign_in, url))
+            return await asyncio.to_thread(sign_in, url)
 
-    return await asyncio.gather(*(one() for _ in range(count)))
+    cookies = await asyncio.gather(*(one() for _ in range(min(count, sessions))))
+    return [Rider(url, cookies[index % len(cookies)]) for index in range(count)]
 
 
 async def burst(url: str, server: Server, riders: list[Rider]) -> dict:
@@ -427,8 +431,10 @@ async def run(url: str, args: argparse.Namespace) -> None:
         await event_list(url, server, args.api, min(args.duration, 60), revalidate=True)
     needed = min(MAX_RIDERS, max(args.burst, args.hold))
     started = time.monotonic()
-    riders = await sign_in_all(url, needed)
-    print(f"{needed} riders signed in through POST /api/auth/login in {time.monotonic() - started:.0f} s")
+    riders = await sign_in_all(url, needed, args.sessions)
+    signed = min(needed, args.sessions)
+    print(f"{signed} sessions signed in through POST /api/auth/login for {needed} riders (tabs) in ", end="")
+    print(f"{time.monotonic() - started:.0f} s")
     print(f"server at rest: RSS {server.rss_mb()} MB")
     try:
         if args.burst:
@@ -487,6 +493,7 @@ def main() -> None:
     parser.add_argument("--hold", type=int, default=0, help="riders held with think time (0: none)")
     parser.add_argument("--think", type=float, default=10.0, help="seconds between a held rider's loads")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds the hold phase lasts")
+    parser.add_argument("--sessions", type=int, default=100, help="sign-ins the riders share in turn")
     parser.add_argument("--api", type=int, default=0, help="connections loading GET /api/events (0: none)")
     parser.add_argument("--workers", type=int, default=1, help="site workers (more than 1 needs --redis)")
     parser.add_argument("--redis", action="store_true", help="keep state in a throwaway Redis server")
