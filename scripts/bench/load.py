@@ -351,7 +351,7 @@ async def hold(server: Server, riders: list[Rider], think: float, duration: floa
     """Every rider keeps the dashboard open and opens it again every `think` seconds (+-50 %)."""
     tally = Tally()
     start = time.monotonic()
-    cpu = server.cpu_seconds()
+    cpu, own = server.cpu_seconds(), time.process_time()
     # The riders arrive over the first think period, each with a dashboard of their own.
     arrivals = Tally()
 
@@ -374,7 +374,9 @@ async def hold(server: Server, riders: list[Rider], think: float, duration: floa
     used = server.cpu_seconds() - cpu
     result["server_cpu_percent"] = round(100 * used / elapsed, 1)
     result["server_rss_mb"] = server.rss_mb()
-    print(f"  server CPU {result['server_cpu_percent']} % of one core, RSS {result['server_rss_mb']} MB")
+    result["harness_cpu_percent"] = round(100 * (time.process_time() - own) / elapsed, 1)
+    shares = (result["server_cpu_percent"], result["server_rss_mb"], result["harness_cpu_percent"])
+    print("  server CPU {} % of one core, RSS {} MB (this harness: {} % of one core)".format(*shares))
     return result
 
 
