@@ -8,10 +8,22 @@ from reflex_components_radix.plugin import RadixThemesPlugin
 
 from cycling_site.settings import settings
 
+# The slowest handler that holds a rider's state lock waits on an outside service: an activity-service
+# call (its client gives up after 30 s) or a card payment at the provider (20 s). A lock must outlive it,
+# or a second event of the same tab takes the state mid-handler; anything held past 2 s is logged.
+STATE_LOCK_MS = 35_000
+STATE_LOCK_WARNING_MS = 2_000
+
 config = rx.Config(
     app_name="cycling_site",
     db_url=settings.db_url,
     redis_url=settings.redis_url or None,
+    # One worker keeps state in memory: Reflex's default in production is a disk store whose expiry sweep
+    # reads every stored session on each write, so it slows down as sessions pile up. Several workers share
+    # state through Redis (REDIS_URL).
+    state_manager_mode="redis" if settings.redis_url else "memory",
+    redis_lock_expiration=STATE_LOCK_MS,
+    redis_lock_warning_threshold=STATE_LOCK_WARNING_MS,
     frontend_port=settings.port,
     backend_port=settings.port,
     # CORS and the event socket's origin check: the site's own origins only, never "*" with cookies.

@@ -1,14 +1,17 @@
 """The Reflex app: pages, the REST API, the site-wide middleware, the e-mail delivery loop, and the
 embedded outside services (the only module of the site that wires them in)."""
 
+from contextlib import asynccontextmanager
 from functools import partial
 
 import reflex as rx
+from fastapi import FastAPI
 
 import cycling_site.models  # noqa: F401  (registers the tables)
+from cycling_site.api.errors import install_error_handlers
 from cycling_site.api.main import api
 from cycling_site.api.middleware import SiteMiddleware
-from cycling_site.clients import activity, content, oauth, payments
+from cycling_site.clients import activity, content, oauth, payments, pooled
 from cycling_site.embedded.activity import service as activity_service
 from cycling_site.embedded.content import service as content_service
 from cycling_site.embedded.oauth_provider import service as oauth_provider
@@ -26,8 +29,13 @@ activity_service.install(api, accounts.rider_exists)
 results_service.install(api)
 content_service.install(api)
 payments_sandbox.install(api, webhooks_to=api)
-# The clients reach the embedded services in this process, over the same wire as a remote one.
-activity.serve_embedded_from(api)
+# The clients reach the embedded services in this process, over the same wire as a remote one. The
+# activity service, called several times per dashboard, is reached through an app of its own (same routes,
+# same error answers): matching each call against the whole site's route table cost more than its query.
+activity_app = FastAPI(openapi_url=None)
+install_error_handlers(activity_app)
+activity_service.install(activity_app, accounts.rider_exists)
+activity.serve_embedded_from(activity_app)
 content.serve_embedded_from(api)
 oauth.serve_embedded_from(api)
 payments.serve_embedded_from(api)
@@ -47,3 +55,13 @@ app = rx.App(
 app.app_wraps[(5, "Overlay")] = site_messages.overlay
 register_pages(app)
 app.register_lifespan_task(deliver_forever)
+
+
+@asynccontextmanager
+async def _outside_service_clients():
+    """The clients' pooled connections are closed when the site stops."""
+    yield
+    await pooled.close_all()
+
+
+app.register_lifespan_task(_outside_service_clients)

@@ -1,18 +1,41 @@
-"""The one database engine and session factory used by services, seed and tests."""
+"""The one database engine and session factory used by services, seed and tests.
 
-from collections.abc import Iterator
+The pool is bounded (DB_POOL_SIZE + DB_MAX_OVERFLOW connections) and a wait for a connection gives up after
+DB_POOL_TIMEOUT seconds with sqlalchemy's TimeoutError, which the site shows as "busy, try again". Work
+that touches the database from the event loop goes through `off_loop`, so a wait never stalls the loop.
+"""
+
+import functools
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import ParamSpec, TypeVar
 
+import anyio.to_thread
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.pool import QueuePool
 from sqlmodel import Session, create_engine
 
 from cycling_site.settings import settings
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _pool_options() -> dict:
+    return {
+        "poolclass": QueuePool,
+        "pool_size": settings.db_pool_size,
+        "max_overflow": settings.db_max_overflow,
+        "pool_timeout": settings.db_pool_timeout,
+    }
+
 
 def _make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": 30}, **_pool_options()
+        )
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -23,10 +46,18 @@ def _make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, **_pool_options())
 
 
 engine = _make_engine(settings.db_url)
+# Threads running database work for the event loop: no more than the pool can serve at once, so they
+# queue here (without blocking the loop) rather than in the pool.
+_db_threads = anyio.CapacityLimiter(settings.db_pool_size + settings.db_max_overflow)
+
+
+async def off_loop(work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Runs blocking database work in a worker thread: the event loop serves other riders meanwhile."""
+    return await anyio.to_thread.run_sync(functools.partial(work, *args, **kwargs), limiter=_db_threads)
 
 
 @contextmanager

@@ -95,6 +95,9 @@ def _oauth_provider(network: str) -> OAuthProvider:
 class Settings:
     app_env: str
     db_url: str
+    db_pool_size: int
+    db_max_overflow: int
+    db_pool_timeout: float
     redis_url: str
     port: int
     site_url: str
@@ -159,6 +162,9 @@ def load_settings() -> Settings:
     settings = Settings(
         app_env=_env("APP_ENV", "demo"),
         db_url=_env("DB_URL", f"sqlite:///{data_dir / 'cycling_site.db'}"),
+        db_pool_size=_env_int("DB_POOL_SIZE", 10),
+        db_max_overflow=_env_int("DB_MAX_OVERFLOW", 10),
+        db_pool_timeout=float(_env("DB_POOL_TIMEOUT", "3")),
         redis_url=_env("REDIS_URL", ""),
         port=port,
         site_url=_env("SITE_URL", f"http://localhost:{port}").rstrip("/"),
@@ -199,6 +205,8 @@ def load_settings() -> Settings:
         extra_origins=tuple(origin_of(url) for url in _env("EXTRA_ORIGINS", "").split(",") if url.strip()),
         oauth={network: _oauth_provider(network) for network in OAUTH_NETWORKS},
     )
+    if settings.db_pool_size < 1 or settings.db_max_overflow < 0 or not 0 < settings.db_pool_timeout <= 30:
+        raise ValueError("DB_POOL_SIZE must be 1 or more, DB_MAX_OVERFLOW 0 or more, DB_POOL_TIMEOUT 0-30 s")
     if settings.app_env not in {"demo", "production"}:
         raise ValueError("APP_ENV must be 'demo' or 'production'")
     try:

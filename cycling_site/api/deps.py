@@ -45,7 +45,7 @@ def request_token(request: Request) -> str:
     return request.cookies.get(tokens.TOKEN_COOKIE, "")
 
 
-def sent_token(
+async def sent_token(
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     cookie: Annotated[str | None, Depends(_session_cookie)],
 ) -> str:

@@ -1,14 +1,16 @@
 """Events for visitors and riders (spec 2 section 7): upcoming, all, and one with the rider's status."""
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import Field
 
+from cycling_site.api import caching
 from cycling_site.api.answers import Answer, AnswerModel, EventWithStatus
-from cycling_site.api.deps import DB, OPTIONAL_SESSION, MaybeAccount
+from cycling_site.api.deps import DB, OPTIONAL_SESSION, MaybeAccount, SentToken
 from cycling_site.api.errors import documented
+from cycling_site.db import get_session, off_loop
 from cycling_site.models import Account
 from cycling_site.models.common import utcnow
-from cycling_site.services import events
+from cycling_site.services import events, tokens
 
 # Events are public; a valid session adds the rider's own status.
 router = APIRouter(prefix="/events", tags=["events"])
@@ -55,8 +57,7 @@ def _with_status(session, account: Account | None, found: list) -> list[EventWit
     return [_row(event, account, registrations.get(event.id), now) for event in found]
 
 
-@router.get("/upcoming", openapi_extra=OPTIONAL_SESSION, responses=documented(503))
-def upcoming(session: DB, account: MaybeAccount) -> Answer[UpcomingEvents]:
+def _upcoming(session, account: Account | None) -> Answer[UpcomingEvents]:
     groups = events.upcoming(session)
     data = UpcomingEvents(
         featured=_with_status(session, account, groups["featured"]),
@@ -65,12 +66,47 @@ def upcoming(session: DB, account: MaybeAccount) -> Answer[UpcomingEvents]:
     return Answer[UpcomingEvents](data=data)
 
 
-@router.get("", openapi_extra=OPTIONAL_SESSION, responses=documented(503))
-def all_events(session: DB, account: MaybeAccount) -> Answer[list[EventWithStatus]]:
-    """The upcoming events (featured first), then the latest past ones."""
+def _all(session, account: Account | None) -> Answer[list[EventWithStatus]]:
     groups = events.upcoming(session)
     found = [*groups["featured"], *groups["all"], *events.past(session)]
     return Answer[list[EventWithStatus]](data=_with_status(session, account, found))
+
+
+def _body(build, token: str) -> bytes:
+    """The answer for this session (a token that makes none is answered as a visitor)."""
+    with get_session() as session:
+        account = tokens.check_session(session, token).account if token else None
+        return caching.body_of(build(session, account))
+
+
+async def _list(request: Request, token: str, build) -> Response:
+    """Visitors share one answer built every few seconds; a rider's own is built for them. Both with an
+    ETag, so a caller holding the answer already gets 304."""
+    if not token:
+        body = await caching.public_body(build.__name__, lambda: _body(build, ""))
+        return caching.answer(request, body, caching.PUBLIC)
+    return caching.answer(request, await off_loop(_body, build, token), caching.PRIVATE)
+
+
+@router.get(
+    "/upcoming",
+    openapi_extra=OPTIONAL_SESSION,
+    responses={**caching.NOT_MODIFIED, **documented(503)},
+    response_model=Answer[UpcomingEvents],
+)
+async def upcoming(request: Request, token: SentToken) -> Response:
+    return await _list(request, token, _upcoming)
+
+
+@router.get(
+    "",
+    openapi_extra=OPTIONAL_SESSION,
+    responses={**caching.NOT_MODIFIED, **documented(503)},
+    response_model=Answer[list[EventWithStatus]],
+)
+async def all_events(request: Request, token: SentToken) -> Response:
+    """The upcoming events (featured first), then the latest past ones."""
+    return await _list(request, token, _all)
 
 
 @router.get("/{event_id}", openapi_extra=OPTIONAL_SESSION, responses=documented(404, 503))

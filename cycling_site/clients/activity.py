@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 from starlette.types import ASGIApp
 
+from cycling_site.clients.pooled import PerLoop
 from cycling_site.settings import settings
 from cycling_site.wire.activity import EMBEDDED_PREFIX, seal
 
@@ -33,7 +34,7 @@ def serve_embedded_from(app: ASGIApp) -> None:
     _local_app = app
 
 
-def _client() -> httpx.AsyncClient:
+def _new_client() -> httpx.AsyncClient:
     if settings.activity_service_url:
         return httpx.AsyncClient(base_url=settings.activity_service_url, timeout=TIMEOUT)
     if _local_app is not None:
@@ -44,6 +45,11 @@ def _client() -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=settings.site_url + EMBEDDED_PREFIX, timeout=TIMEOUT)
 
 
+_pool = PerLoop(
+    _new_client, httpx.AsyncClient.aclose, lambda: (settings.activity_service_url, id(_local_app))
+)
+
+
 def _payload(path: str, fields: dict) -> dict:
     if settings.activity_encryption:
         return seal(fields, settings.activity_service_key, path)
@@ -52,8 +58,7 @@ def _payload(path: str, fields: dict) -> dict:
 
 async def _send(method: str, path: str, **kwargs: Any) -> httpx.Response:
     try:
-        async with _client() as client:
-            response = await client.request(method, path, **kwargs)
+        response = await _pool.get().request(method, path, **kwargs)
     except httpx.HTTPError as exc:
         raise ActivityServiceError(UNAVAILABLE, 503) from exc
     if response.is_success:

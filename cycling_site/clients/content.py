@@ -15,6 +15,7 @@ import httpx
 import nh3
 from starlette.types import ASGIApp
 
+from cycling_site.clients.pooled import PerLoop
 from cycling_site.messages import content as msg
 from cycling_site.settings import settings
 from cycling_site.wire import content as wire
@@ -136,7 +137,7 @@ def clear_cache() -> None:
     _cache.clear()
 
 
-def _client() -> httpx.AsyncClient:
+def _new_client() -> httpx.AsyncClient:
     headers = {wire.API_KEY_HEADER: settings.content_service_key, "accept": "application/json"}
     if settings.content_service_url:
         return httpx.AsyncClient(base_url=settings.content_service_url, headers=headers, timeout=TIMEOUT)
@@ -152,12 +153,18 @@ def _client() -> httpx.AsyncClient:
     )
 
 
+_pool = PerLoop(
+    _new_client,
+    httpx.AsyncClient.aclose,
+    lambda: (settings.content_service_url, settings.content_service_key, id(_local_app)),
+)
+
+
 async def _fetch(method: str, path: str, failed: str, invalid: str, by_slug: bool = False) -> Any:
     """The answer's JSON; a transport failure or refusal raises `failed`, unreadable JSON `invalid`, and
     a 404 for a slug ContentNotFound."""
     try:
-        async with _client() as client:
-            response = await client.request(method, path)
+        response = await _pool.get().request(method, path)
     except httpx.HTTPError as exc:
         raise ContentError(failed, 503) from exc
     if by_slug and response.status_code == 404:

@@ -11,6 +11,7 @@ import httpx
 import stripe
 from starlette.types import ASGIApp
 
+from cycling_site.clients.pooled import PerLoop
 from cycling_site.settings import settings
 from cycling_site.wire.payments import EMBEDDED_PREFIX, ORDER_KEY
 
@@ -54,22 +55,30 @@ class _InProcessHTTPX(stripe.HTTPXClient):
         self._client_async = httpx.AsyncClient(transport=httpx.ASGITransport(app=app))
 
 
-def _client() -> stripe.StripeClient:
+def _new_client() -> tuple[stripe.StripeClient, stripe.HTTPXClient]:
     if settings.payments_api_base:
-        return stripe.StripeClient(
-            settings.payments_secret_key, base_addresses={"api": settings.payments_api_base}
-        )
-    if _local_app is not None:
-        return stripe.StripeClient(
-            settings.payments_secret_key,
-            base_addresses={"api": f"http://embedded{EMBEDDED_PREFIX}"},
-            http_client=_InProcessHTTPX(_local_app),
-        )
-    return stripe.StripeClient(
-        settings.payments_secret_key,
-        base_addresses={"api": settings.site_url + EMBEDDED_PREFIX},
-        http_client=stripe.HTTPXClient(timeout=TIMEOUT_SECONDS),
-    )
+        base, http = settings.payments_api_base, stripe.HTTPXClient(timeout=TIMEOUT_SECONDS)
+    elif _local_app is not None:
+        base, http = f"http://embedded{EMBEDDED_PREFIX}", _InProcessHTTPX(_local_app)
+    else:
+        base, http = settings.site_url + EMBEDDED_PREFIX, stripe.HTTPXClient(timeout=TIMEOUT_SECONDS)
+    client = stripe.StripeClient(settings.payments_secret_key, base_addresses={"api": base}, http_client=http)
+    return client, http
+
+
+async def _close(made: tuple[stripe.StripeClient, stripe.HTTPXClient]) -> None:
+    await made[1].close_async()
+
+
+_pool = PerLoop(
+    _new_client,
+    _close,
+    lambda: (settings.payments_api_base, settings.payments_secret_key, id(_local_app)),
+)
+
+
+def _client() -> stripe.StripeClient:
+    return _pool.get()[0]
 
 
 def _checkout(session: stripe.checkout.Session) -> Checkout:

@@ -6,7 +6,7 @@ from components.human_check import human_check
 from cycling_site.messages.accounts import MARKETING_CONSENT
 from cycling_site.routes import path_of
 from cycling_site.state.login import LoginState
-from cycling_site.state.register import DEFAULT_COUNTRY, RegisterState
+from cycling_site.state.register import COUNTRY_OPTIONS, DEFAULT_COUNTRY, RegisterState
 from cycling_site.ui.feedback import note
 from cycling_site.ui.forms import (
     checkbox_field,
@@ -171,7 +171,7 @@ def register_page() -> rx.Component:
                         field(
                             "Country",
                             "country",
-                            select_input("country", RegisterState.country_options, DEFAULT_COUNTRY),
+                            select_input("country", COUNTRY_OPTIONS, DEFAULT_COUNTRY),
                             errors,
                         ),
                         _two_columns(

@@ -6,7 +6,7 @@ from components.hash_watch import hash_watch
 from cycling_site.messages import accounts as msg
 from cycling_site.routes import path_of
 from cycling_site.services import profile
-from cycling_site.state.profile import HIDDEN_TABS, DeleteUserState, ProfileState
+from cycling_site.state.profile import COUNTRY_OPTIONS, HIDDEN_TABS, DeleteUserState, ProfileState
 from cycling_site.state.session import SessionState
 from cycling_site.ui.connections import connections_panel
 from cycling_site.ui.forms import (
@@ -234,7 +234,7 @@ def _edit_panel() -> rx.Component:
                 field(
                     "Country",
                     "country",
-                    select_input("country", ProfileState.country_options, ProfileState.country),
+                    select_input("country", COUNTRY_OPTIONS, ProfileState.country),
                     errors,
                 ),
                 _two_columns(

@@ -8,7 +8,7 @@ from cycling_site.messages import teams as msg
 from cycling_site.models.teams import DESCRIPTION_MAX
 from cycling_site.routes import path_of
 from cycling_site.state.session import SessionState, login_url
-from cycling_site.state.teams import JOINED, OWNED, TeamsState
+from cycling_site.state.teams import COUNTRY_OPTIONS, JOINED, OWNED, TeamsState
 from cycling_site.ui.feedback import loading_line, primary_link
 from cycling_site.ui.forms import (
     TEXT_AREA_STYLE,
@@ -283,7 +283,7 @@ def _create_dialog() -> rx.Component:
                     field(
                         msg.COUNTRY,
                         "country",
-                        select_input("country", State.country_options, "", **error_marks(errors, "country")),
+                        select_input("country", COUNTRY_OPTIONS, "", **error_marks(errors, "country")),
                         errors,
                     ),
                     rx.flex(

@@ -11,6 +11,7 @@ from cycling_site.services.wallet_verification import MAX_SCREENSHOTS, OTP_LENGT
 from cycling_site.state.wallet_verification import (
     PASSPORT,
     PASSPORT_UPLOAD,
+    PHONE_COUNTRY_OPTIONS,
     SCREENSHOT,
     SCREENSHOT_UPLOAD,
     WAIT_SECONDS,
@@ -161,7 +162,7 @@ def _form() -> rx.Component:
     phone = rx.grid(
         select_input(
             "country",
-            State.countries,
+            PHONE_COUNTRY_OPTIONS,
             State.country,
             on_change=State.set_country,
             aria_label="Country",

@@ -357,6 +357,7 @@ def set_password(account: Account, password: str) -> None:
     account.password_hash = hash_password(password)
     account.password_changed_at = datetime.now(UTC)
     account.must_reset_password = False
+    tokens.forget_checks(account_uuid=account.uuid)
 
 
 def erase_personal_data(session: Session, account: Account) -> str | None:
@@ -388,4 +389,5 @@ def erase_personal_data(session: Session, account: Account) -> str | None:
     account.password_hash = UNUSABLE_PASSWORD_HASH
     account.deleted_at = now
     session.add(account)
+    tokens.forget_checks(account_uuid=account.uuid)
     return avatar

@@ -1,5 +1,6 @@
 """Signed, expiring, revocable session tokens."""
 
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -21,6 +22,12 @@ USER_ID_COOKIE = "rider_id"
 # turns into the cookies: the live connection cannot set HttpOnly cookies itself.
 SIGN_IN_PURPOSE = "sign_in"
 SIGN_IN_LIFETIME = timedelta(seconds=60)
+# The live connection re-checks its session on every page load and rider action; one connection reuses a
+# verdict this long, so a session revoked by another worker (or a password changed there) ends within these
+# seconds. A new connection (a page opened or reloaded) checks afresh, and this worker's own sign-outs,
+# password changes and deletions end its sessions at once.
+CHECK_REUSE_SECONDS = 5.0
+MAX_REUSED_CHECKS = 20_000
 
 
 @dataclass(frozen=True)
@@ -149,8 +156,44 @@ def check_session(session: Session, token: str, user_id: str | None = None) -> S
     return SessionCheck("ok", account)
 
 
+_recent_checks: dict[tuple[str, str | None, str], tuple[float, SessionCheck]] = {}
+
+
+def reused_check(token: str, user_id: str | None, connection: str) -> SessionCheck | None:
+    """The verdict `connection` got in the last CHECK_REUSE_SECONDS, if any (no database work). The account
+    it carries is detached: read it for display, work on it in a session's own."""
+    found = _recent_checks.get((token, user_id, connection))
+    return found[1] if found is not None and found[0] > time.monotonic() else None
+
+
+def recent_check(
+    session: Session, token: str, user_id: str | None, connection: str, fresh: bool = False
+) -> SessionCheck:
+    """`check_session`, reusing the verdict `connection` got in the last CHECK_REUSE_SECONDS (none when
+    `fresh`), and keeping the new one for the next."""
+    if not fresh and (reused := reused_check(token, user_id, connection)) is not None:
+        return reused
+    check = check_session(session, token, user_id)
+    now = time.monotonic()
+    if len(_recent_checks) >= MAX_REUSED_CHECKS:
+        for stale in [key for key, (until, _check) in _recent_checks.items() if until <= now]:
+            del _recent_checks[stale]
+        if len(_recent_checks) >= MAX_REUSED_CHECKS:
+            _recent_checks.clear()
+    _recent_checks[(token, user_id, connection)] = (now + CHECK_REUSE_SECONDS, check)
+    return check
+
+
+def forget_checks(account_uuid: str | None = None, token: str | None = None) -> None:
+    """Drops reused verdicts of one account or one token, so their next check reads the database."""
+    for key, (_until, check) in list(_recent_checks.items()):
+        if key[0] == token or (check.account is not None and check.account.uuid == account_uuid):
+            _recent_checks.pop(key, None)
+
+
 def revoke_session(session: Session, token: str) -> bool:
     """Revokes a still-valid token; answers whether there was one to revoke."""
+    forget_checks(token=token)
     claims = _decode(token, SESSION_PURPOSE)
     if claims is None or not claims.get("jti"):
         return False

@@ -11,7 +11,7 @@ import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
 from cycling_site.clients import activity
-from cycling_site.db import get_session
+from cycling_site.db import get_session, off_loop
 from cycling_site.local_time import local
 from cycling_site.messages import activities as msg
 from cycling_site.models.accounts import VerificationStatus
@@ -109,6 +109,14 @@ def merge_curves(compared: list[dict]) -> list[dict]:
     return [rows[seconds] for seconds in sorted(rows)]
 
 
+def _header_reads(rider: Rider) -> tuple[str | None, str]:
+    """The header's team and a rejected verification's reason, read together off the event loop."""
+    team = teams.header_team(rider.db, rider.account.id)
+    reason = pre_verification.rejection_reason(rider.db, rider.account)
+    rider.db.commit()
+    return team, reason
+
+
 class DashboardState(rx.State):
     tab: str = DEFAULT_TAB
     is_kid: bool = False
@@ -165,6 +173,8 @@ class DashboardState(rx.State):
     upload_processing: bool = False
     upload_error: str = ""
     upload_notice: str = ""
+    # The type and sort of the rows shown, so the same list opened again is not emptied first.
+    _listed: str = ""
 
     @rx.var
     def upload_label(self) -> str:
@@ -193,35 +203,42 @@ class DashboardState(rx.State):
     def _today(self) -> date:
         return local(utcnow()).date()
 
+    def _put(self, **values) -> None:
+        """Sets only the values that changed: a page opened again sends the browser only what is new."""
+        for name, value in values.items():
+            if getattr(self, name) != value:
+                setattr(self, name, value)
+
     def _fill_header(self, data: dict) -> None:
         user = data["user"]
         player = data["userData"]["data"]["PlayerData"]
         profile, personal = player["PlayerProfileStruct"], player["PlayerPersonalStruct"]
-        self.jersey = user["jersey"]
-        self.country_code = user["countryCode"]
-        self.country_name = user["countryName"]
-        self.team = user["team"] or ""
-        self.age = str(user["age"]) if user["age"] is not None else ""
-        self.is_kid = user["isKid"]
-        self.firstname = profile["PlayerFirstName"]
-        self.lastname = profile["PlayerLastName"]
-        self.gender = rider_profile.gender_label(profile["Gender"])
         approved = user["src_verification_status"] == VerificationStatus.approved
         category = profile["PlayerCategoryId"]
-        self.category = f"CAT {category}" if approved and category else ""
-        self.level = str(personal["PlayerLevel"])
-        self.ftp = str(personal["PlayerFtp"])
-        self.weight = f"{profile['Weight']:g}"
-        self.height = str(profile["HeightCm"])
-        self.overall_curve = curve_points(data["overall_average_graph"])
+        self._put(
+            jersey=user["jersey"],
+            country_code=user["countryCode"],
+            country_name=user["countryName"],
+            team=user["team"] or "",
+            age=str(user["age"]) if user["age"] is not None else "",
+            is_kid=user["isKid"],
+            firstname=profile["PlayerFirstName"],
+            lastname=profile["PlayerLastName"],
+            gender=rider_profile.gender_label(profile["Gender"]),
+            category=f"CAT {category}" if approved and category else "",
+            level=str(personal["PlayerLevel"]),
+            ftp=str(personal["PlayerFtp"]),
+            weight=f"{profile['Weight']:g}",
+            height=str(profile["HeightCm"]),
+            overall_curve=curve_points(data["overall_average_graph"]),
+        )
 
     @rx.event
     async def load(self):
         """Header and overall curve first (what the rider sees on arrival), then progress and rides."""
         self.profile_loading = True
-        self.profile_error = self.curve_error = self.upload_error = self.upload_notice = ""
-        self.download_error = ""
-        self.selected, self.compare_curve, self.compare_names = [], [], []
+        self._put(profile_error="", curve_error="", upload_error="", upload_notice="", download_error="")
+        self._put(selected=[], compare_curve=[], compare_names=[])
         try:
             async for update in self._load():
                 yield update
@@ -229,18 +246,19 @@ class DashboardState(rx.State):
             self.profile_error = msg.PROFILE_FAILED
             self.profile_loading = False
 
-    @rider_action()
+    @rider_action(reads_only=True)
     async def _load(self, rider: Rider):
         account = rider.account
-        self.is_kid = account.is_kid
         fragment = self.router.url.fragment
-        self.tab = tab_for(fragment, account.is_kid)
+        self._put(is_kid=account.is_kid, tab=tab_for(fragment, account.is_kid))
         overall = await self._fetch_overall(account.uuid)
-        team = teams.header_team(rider.db, account.id)
+        team, reason = await off_loop(_header_reads, rider)
         self._fill_header(rider_profile.default_data(account, overall, self._today(), team=team))
-        self.verification_status = account.verification_status
-        self.verification_reason = pre_verification.rejection_reason(rider.db, account)
-        self.verification_alert_closed = False
+        self._put(
+            verification_status=account.verification_status,
+            verification_reason=reason,
+            verification_alert_closed=False,
+        )
         self.profile_loading = False
         events = [ImportState.load, DashboardState.load_progress, DashboardState.reload_activities]
         if account.is_kid and fragment.lstrip("#") == SHOP_TAB:
@@ -271,23 +289,26 @@ class DashboardState(rx.State):
         return [*self._opened(value), show_hash(self.tab)]
 
     @rx.event
-    @rider_action(busy="progress_loading", errors="progress_error")
+    @rider_action(busy="progress_loading", errors="progress_error", reads_only=True)
     async def load_progress(self, rider: Rider):
         today = self._today()
         week = week_of_month(today)
         rider_uuid = rider.account.uuid
         try:
             grid = await activity.progress_wall(rider_uuid, today.year, today.month, week)
-            self.bars = await activity.progress(rider_uuid, self.period, today.year, today.month, week)
+            bars = await activity.progress(rider_uuid, self.period, today.year, today.month, week)
         except activity.ActivityServiceError:
             self.progress_error = msg.PROGRESS_FAILED
             return
-        self.year_label = str(today.year)
-        self.month_label = today.strftime("%b")
-        self.week_label = f"Week {week}"
-        imported = imports.approved_totals(rider.db, rider.account)
-        self.other_platform = imported is not None
-        self.grid = progress_rows(grid, imported)
+        imported = await off_loop(imports.approved_totals, rider.db, rider.account)
+        self._put(
+            bars=bars,
+            year_label=str(today.year),
+            month_label=today.strftime("%b"),
+            week_label=f"Week {week}",
+            other_platform=imported is not None,
+            grid=progress_rows(grid, imported),
+        )
 
     @rx.event
     async def set_period(self, value: str | list[str]):
@@ -308,21 +329,25 @@ class DashboardState(rx.State):
             self.activities_error = msg.LIST_FAILED
             return False
         rows = [ride_format.activity_row(row) for row in answer["results"]]
-        self.rows = rows if page == 1 else [*self.rows, *rows]
-        self.page = answer["currentPage"]
-        self.finished = answer["currentPage"] >= answer["totalPages"]
+        self._put(
+            rows=rows if page == 1 else [*self.rows, *rows],
+            page=answer["currentPage"],
+            finished=answer["currentPage"] >= answer["totalPages"],
+        )
+        self._listed = f"{self.list_type}/{self.sort}"
         return True
 
     @rx.event
-    @rider_action(busy="activities_loading", errors="activities_error")
+    @rider_action(busy="activities_loading", errors="activities_error", reads_only=True)
     async def reload_activities(self, rider: Rider):
-        """Type and sort changes start again from page 1 (spec 1 section 4)."""
-        self.rows = []
-        self.finished = False
+        """Type and sort changes start again from page 1 (spec 1 section 4); the same list opened again
+        keeps its rows until the fresh ones are in."""
+        if self._listed != f"{self.list_type}/{self.sort}":
+            self._put(rows=[], finished=False)
         await self._fetch_page(rider, 1)
 
     @rx.event
-    @rider_action(busy="more_loading", errors="activities_error")
+    @rider_action(busy="more_loading", errors="activities_error", reads_only=True)
     async def load_more(self, rider: Rider):
         if not self.finished:
             await self._fetch_page(rider, self.page + 1)

@@ -1,12 +1,16 @@
 """The event list (/, /home, /events) and the event detail (/event/detail/{id}), for visitors and riders."""
 
+from datetime import datetime
+
 import nh3
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
+from sqlmodel import Session
 
-from cycling_site.db import get_session
+from cycling_site.db import get_session, off_loop
 from cycling_site.local_time import local
 from cycling_site.messages import events as msg
+from cycling_site.models.accounts import Account
 from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event
 from cycling_site.services import events
@@ -59,6 +63,14 @@ def event_card(event: Event, state: events.RiderState) -> dict:
     }
 
 
+def _read_lists(session: Session, account: Account | None, now: datetime) -> tuple:
+    """The upcoming and past events and the rider's registrations, read off the event loop."""
+    groups = events.upcoming(session, now)
+    past = events.past(session, now)
+    shown = [*groups["featured"], *groups["all"], *past]
+    return groups, past, events.statuses(session, account, [event.id for event in shown])
+
+
 class EventListState(rx.State):
     loading: bool = True
     error: str = ""
@@ -78,10 +90,7 @@ class EventListState(rx.State):
             with get_session() as session:
                 account = await signed_in_account(self, session)
                 self.signed_in = account is not None
-                groups = events.upcoming(session, now)
-                past = events.past(session, now)
-                shown = [*groups["featured"], *groups["all"], *past]
-                registrations = events.statuses(session, account, [event.id for event in shown])
+                groups, past, registrations = await off_loop(_read_lists, session, account, now)
         except SQLAlchemyError:
             self.error = msg.LIST_FAILED
             self.loading = False

@@ -34,6 +34,10 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
+# The country picker's (id, name) options: built once, written into the page, never sent with the state.
+COUNTRY_OPTIONS = [[str(cid), name] for cid, name in countries()]
+
+
 class ProfileState(rx.State):
     tab: str = DEFAULT_TAB
     loaded: bool = False
@@ -59,10 +63,6 @@ class ProfileState(rx.State):
     password_errors: dict[str, str] = {}
     changing_password: bool = False
     deleting: bool = False
-
-    @rx.var(cache=True)
-    def country_options(self) -> list[list[str]]:
-        return [[str(cid), name] for cid, name in countries()]
 
     @rx.var(cache=True)
     def latest_dob(self) -> str:
@@ -129,14 +129,14 @@ class ProfileState(rx.State):
         )
         account = profile.update_profile(rider.db, rider.account, form)
         self._fill(account)
-        (await self._session_state())._show(account)
+        (await self._session_state())._changed(account)
         self.notice = msg.PROFILE_UPDATED
 
     @rider_action(busy="avatar_busy", errors="avatar_error")
     async def _change_avatar(self, rider: Rider, change, done: str):
         """One avatar change for the signed-in rider: busy state, the error, the header and a toast."""
         account = change(rider.db, rider.account)
-        (await self._session_state())._show(account)
+        (await self._session_state())._changed(account)
         yield display(done)
 
     @rx.event

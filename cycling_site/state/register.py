@@ -20,6 +20,10 @@ DEFAULT_COUNTRY = str(default_country_id())
 FIELDS = ("firstname", "lastname", "email", "password", "dob", "country", "gender", "weight", "height")
 
 
+# The country picker's (id, name) options: built once, written into the page, never sent with the state.
+COUNTRY_OPTIONS = [[str(cid), name] for cid, name in countries()]
+
+
 class RegisterState(rx.State):
     errors: dict[str, str] = {}
     human_check_payload: str = ""
@@ -29,10 +33,6 @@ class RegisterState(rx.State):
     @rx.var(cache=True)
     def latest_dob(self) -> str:
         return accounts.latest_dob(datetime.now(UTC).date()).isoformat()
-
-    @rx.var(cache=True)
-    def country_options(self) -> list[list[str]]:
-        return [[str(cid), name] for cid, name in countries()]
 
     @rx.var
     def can_submit(self) -> bool:

@@ -17,7 +17,7 @@ import reflex as rx
 from sqlmodel import Session
 from starlette.requests import cookie_parser
 
-from cycling_site.db import get_session
+from cycling_site.db import get_session, off_loop
 from cycling_site.models import Account
 from cycling_site.routes import path_of, requires_login
 from cycling_site.services import profile, tokens
@@ -88,14 +88,23 @@ class SessionState(rx.State):
         cookies = cookie_parser(self.router.headers.cookie or "")
         return cookies.get(tokens.TOKEN_COOKIE, ""), cookies.get(tokens.USER_ID_COOKIE, "")
 
-    def _check(self, db: Session) -> tokens.SessionCheck:
-        """Verifies the session afresh (signature, expiry, revocation, password change); the header
-        follows. Both cookies are needed (spec 3)."""
+    def _verify(self, fresh: bool) -> tokens.SessionCheck:
+        """Verifies this connection's session (signature, expiry, revocation, password change), reusing
+        the connection's verdict of the last few seconds unless `fresh`; blocking, so it runs off the
+        event loop. Both cookies are needed (spec 3)."""
         token, user_id = self._cookies()
-        if token and user_id:
-            check = tokens.check_session(db, token, user_id)
-        else:
-            check = tokens.SessionCheck("missing")
+        if not (token and user_id):
+            return tokens.SessionCheck("missing")
+        with get_session() as db:
+            return tokens.recent_check(db, token, user_id, self.router.session.session_id, fresh)
+
+    async def _check(self, fresh: bool = False) -> tokens.SessionCheck:
+        """The session's verdict (a reused one without leaving the event loop); the header follows."""
+        token, user_id = self._cookies()
+        reused = None
+        if token and user_id and not fresh:
+            reused = tokens.reused_check(token, user_id, self.router.session.session_id)
+        check = reused or await off_loop(self._verify, fresh)
         if check.account is None:
             self._forget()
         else:
@@ -103,18 +112,38 @@ class SessionState(rx.State):
         return check
 
     def _forget(self) -> None:
-        self.signed_in = False
-        self.firstname = self.lastname = self.avatar = ""
-        self.is_kid = self.is_reviewer = self.is_finance = False
+        self._put(
+            signed_in=False,
+            firstname="",
+            lastname="",
+            avatar="",
+            is_kid=False,
+            is_reviewer=False,
+            is_finance=False,
+        )
 
     def _show(self, account: Account) -> None:
-        self.signed_in = True
-        self.firstname = account.firstname
-        self.lastname = account.lastname
-        self.avatar = account.avatar or ""
-        self.is_kid = account.is_kid
-        self.is_reviewer = account.role in REVIEWERS
-        self.is_finance = account.role in OFFICERS
+        self._put(
+            signed_in=True,
+            firstname=account.firstname,
+            lastname=account.lastname,
+            avatar=account.avatar or "",
+            is_kid=account.is_kid,
+            is_reviewer=account.role in REVIEWERS,
+            is_finance=account.role in OFFICERS,
+        )
+
+    def _put(self, **values) -> None:
+        """Sets only what changed: every rider action re-checks the session, and an unchanged header is
+        not sent to the browser again."""
+        for name, value in values.items():
+            if getattr(self, name) != value:
+                setattr(self, name, value)
+
+    def _changed(self, account: Account) -> None:
+        """The rider changed their own details: the header follows, and no reused verdict shows the old."""
+        tokens.forget_checks(account_uuid=account.uuid)
+        self._show(account)
 
     def _current_path(self) -> str:
         """Path, query and hash (the tab of /user/activities#in-game-shop): where the rider comes back to."""
@@ -124,12 +153,17 @@ class SessionState(rx.State):
         )
 
     @rx.event
-    def guard(self):
-        """On every page load and session check: routes flagged authRequired need a valid session.
+    async def guard(self):
+        """On every page load: routes flagged authRequired need a valid session."""
+        return self._guarded(await self._check())
 
-        Cookies that no longer make a session are removed (spec 1: storage and cookies are cleared)."""
-        with get_session() as db:
-            check = self._check(db)
+    @rx.event
+    async def recheck(self):
+        """The session watch (focus, a visible tab, every two minutes): the guard on a fresh verdict."""
+        return self._guarded(await self._check(fresh=True))
+
+    def _guarded(self, check: tokens.SessionCheck):
+        """Cookies that no longer make a session are removed (spec 1: storage and cookies are cleared)."""
         if check.status == "ok":
             return None
         events = [clear_dead_cookies()] if any(self._cookies()) else []
@@ -144,9 +178,21 @@ class SessionState(rx.State):
         return end_session(path_of("login"))
 
 
-async def signed_in_account(state: rx.State, db: Session) -> Account | None:
-    """The account of this connection's verified session, read in `db`; None for a visitor."""
-    return (await state.get_state(SessionState))._check(db).account
+def _attach(db: Session, account_id: int) -> Account | None:
+    account = db.get(Account, account_id)
+    # The connection goes back to the pool while the handler works or waits on other services.
+    db.commit()
+    return account
+
+
+async def signed_in_account(state: rx.State, db: Session, reads_only: bool = False) -> Account | None:
+    """The account of this connection's verified session, read in `db`; None for a visitor. Only work
+    that `reads_only` takes the connection's verdict of the last few seconds; anything else checks afresh,
+    so a revoked session never changes anything."""
+    check = await (await state.get_state(SessionState))._check(fresh=not reads_only)
+    if check.account is None:
+        return None
+    return await off_loop(_attach, db, check.account.id)
 
 
 @dataclass(frozen=True)
@@ -157,12 +203,14 @@ class Rider:
     account: Account
 
 
-def rider_action(*, busy: str = "", errors: str = "") -> Callable:
+def rider_action(*, busy: str = "", errors: str = "", reads_only: bool = False) -> Callable:
     """Makes a handler act for the signed-in rider, always the same way.
 
     The handler gets a `Rider` as its first argument. `busy` names a flag shown while it runs (sent at
     once); without a verified session the handler does not run and the route guard takes over; `errors`
-    names where form errors show (a dict of messages, or a str for the first one), emptied at the start."""
+    names where form errors show (a dict of messages, or a str for the first one), emptied at the start.
+    `reads_only` marks a handler that only shows the rider's data (a page's loads): it may rely on the
+    connection's session verdict of the last few seconds."""
 
     def decorate(handler: Callable) -> Callable:
         @functools.wraps(handler)
@@ -174,12 +222,10 @@ def rider_action(*, busy: str = "", errors: str = "") -> Callable:
                 yield
             try:
                 with get_session() as db:
-                    account = await signed_in_account(self, db)
+                    account = await signed_in_account(self, db, reads_only)
                     if account is None:
                         yield SessionState.guard
                         return
-                    # The connection goes back to the pool while the handler waits on other services.
-                    db.commit()
                     result = handler(self, Rider(db, account), *args, **kwargs)
                     if inspect.isasyncgen(result):
                         async for update in result:

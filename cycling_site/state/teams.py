@@ -46,6 +46,10 @@ def card(team: teams.TeamCard, rider_id: int | None, member_of: set[int]) -> dic
     }
 
 
+# The create form's country options: built once, written into the page, never sent with the state.
+COUNTRY_OPTIONS = [["", msg.NO_COUNTRY], *([code, name] for code, name in teams.country_choices())]
+
+
 class TeamsState(rx.State):
     view: str = PUBLIC
     teams: list[dict[str, str]] = []
@@ -64,10 +68,6 @@ class TeamsState(rx.State):
     @rx.var
     def pages(self) -> list[int]:
         return page_window(self.current_page, self.last_page)
-
-    @rx.var
-    def country_options(self) -> list[list[str]]:
-        return [["", msg.NO_COUNTRY], *([code, name] for code, name in teams.country_choices())]
 
     def _read(self, account: Account | None, page: int) -> None:
         """Fills the list of the current view; the page says so when the database cannot be read."""

@@ -7,6 +7,7 @@ by their content and kept (privately) as soon as they are chosen, a whole batch 
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
+from cycling_site.db import off_loop
 from cycling_site.messages import registration as file_msg
 from cycling_site.messages import third_party_import as msg
 from cycling_site.services import rider_files
@@ -68,12 +69,12 @@ class ImportState(rx.State):
         self.reason = row.reason if row else ""
 
     @rx.event
-    @rider_action(errors="error")
+    @rider_action(errors="error", reads_only=True)
     async def load(self, rider: Rider):
         """On every dashboard load; the wizard starts closed (the state outlives a page reload)."""
         self.wizard_open = self.submitted = False
         try:
-            self._show(imports.latest(rider.db, rider.account))
+            self._show(await off_loop(imports.latest, rider.db, rider.account))
         except SQLAlchemyError:
             self.error = msg.STATUS_FAILED
 

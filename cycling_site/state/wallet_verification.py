@@ -27,6 +27,11 @@ SCREENSHOT = "binance_screenshot"
 PASSPORT_UPLOAD = "passport-upload"
 SCREENSHOT_UPLOAD = "screenshot-upload"
 WAIT_SECONDS = int(wallet_verification.RESEND_WAIT.total_seconds())
+# The phone country picker's options: built once, written into the page, never sent with the state.
+PHONE_COUNTRY_OPTIONS = [
+    [country.code, f"{country.emoji} {country.name} (+{country.dial_code})"]
+    for country in countries.phone_countries()
+]
 # Where each code button's messages show: beside the field the code is sent to.
 CODE_FIELDS = {"phone": "phone_number", "email": "binance_email"}
 TEXT_FIELDS = ("binance_email", "phone_number", "country", "wallet_address", "phone_otp", "email_otp")
@@ -51,13 +56,6 @@ class WalletVerificationState(rx.State):
     uploading: str = ""
     errors: dict[str, str] = {}
     submitting: bool = False
-
-    @rx.var
-    def countries(self) -> list[tuple[str, str]]:
-        return [
-            (country.code, f"{country.emoji} {country.name} (+{country.dial_code})")
-            for country in countries.phone_countries()
-        ]
 
     @rx.var
     def form_error(self) -> str:

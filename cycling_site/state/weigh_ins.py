@@ -12,6 +12,7 @@ import logging
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
+from cycling_site.db import off_loop
 from cycling_site.messages import events as events_msg
 from cycling_site.messages import registration as files_msg
 from cycling_site.messages import weigh_ins as msg
@@ -75,11 +76,13 @@ class WeighInState(rx.State):
         return next((item for item in self.items if item["key"] == key), None)
 
     @rx.event
-    @rider_action()
+    @rider_action(reads_only=True)
     async def load(self, rider: Rider):
         """The weights the rider owes, read afresh (on arrival and after a submit)."""
         try:
-            owed = [banner_item(item) for item in weigh_ins.items(rider.db, rider.account, utcnow())]
+            owed = await off_loop(
+                lambda: [banner_item(item) for item in weigh_ins.items(rider.db, rider.account, utcnow())]
+            )
         except SQLAlchemyError:
             _log.exception("Weigh-ins could not be read")
             return

@@ -48,7 +48,7 @@ def page(*children: rx.Component, width: str = CONTENT_WIDTH) -> rx.Component:
             outline="none",
         ),
         footer(),
-        session_watch(interval_ms=CHECK_INTERVAL_MS, on_check=SessionState.guard),
+        session_watch(interval_ms=CHECK_INTERVAL_MS, on_check=SessionState.recheck),
         display="flex",
         flex_direction="column",
         min_height="100vh",

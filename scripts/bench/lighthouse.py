@@ -17,7 +17,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from scripts.bench.site_runner import start_site  # noqa: E402
 from tests.e2e import conftest  # noqa: E402
 from tests.e2e.helpers import sign_in, wait_signed_in  # noqa: E402
 
@@ -44,16 +44,6 @@ PAGES = [
 FORM_FACTORS = ("desktop", "mobile")
 RUN_TIMEOUT_S = 180
 CHROME_FLAGS = " ".join(["--headless=new", *conftest.CHROMIUM_ARGS])
-
-
-@contextmanager
-def running_site():
-    """The e2e suite's site: built, migrated, seeded and started; stopped on the way out."""
-    starting = conftest.site.__wrapped__()
-    try:
-        yield next(starting)
-    finally:
-        next(starting, None)
 
 
 def session_cookie_header(url: str) -> str:
@@ -136,13 +126,14 @@ def main() -> None:
     form_factors = options.form_factor or list(FORM_FACTORS)
     started = time.monotonic()
     rows = []
-    with running_site() as site:
-        cookie = session_cookie_header(site.url)
+    url, stop_site = start_site()
+    try:
+        cookie = session_cookie_header(url)
         for path, signed in pages:
             headers = {"Cookie": cookie} if signed else {}
             for form_factor in form_factors:
                 runs = [
-                    lighthouse_once(site.url + path, form_factor, headers, options.reports)
+                    lighthouse_once(url + path, form_factor, headers, options.reports)
                     for _ in range(options.runs)
                 ]
                 result = best_of(runs)
@@ -154,6 +145,8 @@ def main() -> None:
                     file=sys.stderr,
                     flush=True,
                 )
+    finally:
+        stop_site()
     print(f"Lighthouse, best of {options.runs} runs ({time.monotonic() - started:.0f} s in all)\n")
     print("| page | form factor | performance | accessibility | best practices | SEO | CLS |")
     print("|---|---|---|---|---|---|---|")

@@ -1,27 +1,18 @@
 """The built site, started once per test session on a free port with a fresh seeded database,
 driven in Debian's Chromium through Playwright."""
 
-import os
-import shutil
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from sqlmodel import Session, create_engine
 
+from scripts.bench.site_runner import LOG_NAME, start_site
 from tests.e2e.accessibility import AccessibilityCheck, WatchedBrowser
 
-ROOT = Path(__file__).resolve().parents[2]
-VENV_BIN = ROOT / ".venv" / "bin"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -31,7 +22,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-START_TIMEOUT = 600
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -65,68 +55,21 @@ class Site:
     log: Path
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _run(args: list[str], env: dict) -> None:
-    result = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
-
-
 @pytest.fixture(scope="session")
 def site() -> Iterator[Site]:
     data_dir = Path(tempfile.mkdtemp(prefix="cycling-e2e-"))
-    port = _free_port()
     db_url = f"sqlite:///{data_dir / 'e2e.db'}"
     env = {
-        **os.environ,
-        "APP_ENV": "demo",
         "DATA_DIR": str(data_dir),
         "DB_URL": db_url,
-        "PORT": str(port),
-        "SITE_URL": f"http://127.0.0.1:{port}",
         # Every e2e test fails its sign-ins from 127.0.0.1; the per-address limit is covered by the API tests.
         "LOGIN_LIMIT_PER_ADDRESS": "10000/minute",
         # The slow test card pays this long after the card form (test_shop.SLOW_CARD_SECONDS).
         "PAYMENTS_SLOW_CARD_SECONDS": "10",
     }
-    _run([str(VENV_BIN / "reflex"), "db", "migrate"], env)
-    _run([sys.executable, "-m", "cycling_site.seed"], env)
-    log = data_dir / "site.log"
-    with log.open("w") as log_file:
-        process = subprocess.Popen(
-            [str(VENV_BIN / "reflex"), "run", "--env", "prod", "--single-port"],
-            cwd=ROOT,
-            env=env,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    url = env["SITE_URL"]
-    deadline = time.monotonic() + START_TIMEOUT
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"The site stopped while starting:\n{log.read_text()[-4000:]}")
-        try:
-            if httpx.get(f"{url}/ping", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            os.killpg(process.pid, signal.SIGTERM)
-            raise RuntimeError(f"The site did not start in {START_TIMEOUT} s:\n{log.read_text()[-4000:]}")
-        time.sleep(0.5)
-    yield Site(url, db_url, log)
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-    shutil.rmtree(data_dir, ignore_errors=True)
+    url, stop = start_site(env)
+    yield Site(url, db_url, data_dir / LOG_NAME)
+    stop()
 
 
 @pytest.fixture(scope="session")

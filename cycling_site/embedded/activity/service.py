@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse, Response
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from cycling_site.db import session_per_request
+from cycling_site.db import get_session
 from cycling_site.embedded.activity import progress, rides
 from cycling_site.embedded.activity.fit_files import FitFileError
 from cycling_site.embedded.activity.rides import ActivityError, NewRide
@@ -27,7 +27,6 @@ from cycling_site.settings import settings
 from cycling_site.wire.activity import EMBEDDED_PREFIX as PREFIX
 from cycling_site.wire.activity import MAX_FIT_BYTES, PayloadError, read_plain, unseal
 
-DB = Annotated[Session, Depends(session_per_request)]
 NOT_AUTHORISED = "A valid service key is required."
 NO_FILE = "Choose a FIT file to upload."
 NOT_JSON = "The payload must be JSON."
@@ -71,7 +70,7 @@ async def body_payload(request: Request) -> dict:
     return _open(await request.body(), request)
 
 
-def header_payload(request: Request, x_payload: Annotated[str, Header()] = "") -> dict:
+async def header_payload(request: Request, x_payload: Annotated[str, Header()] = "") -> dict:
     return _open(x_payload, request)
 
 
@@ -80,17 +79,20 @@ HeaderPayload = Annotated[dict, Depends(header_payload)]
 
 
 def _answer(call, *args):
+    """Runs `call(session, *args)` in a session of its own. Endpoints are plain functions, run in a worker
+    thread whole: the connection goes back to the pool there, never waiting on the event loop (the site
+    calls this service in-process, from that same loop)."""
     try:
-        return _ok(call(*args))
+        with get_session() as session:
+            return _ok(call(session, *args))
     except ActivityError as exc:
         raise _refuse(exc) from exc
 
 
 @router.post("/v2/rider/profile/activities")
-def list_activities(payload: BodyPayload, session: DB) -> JSONResponse:
+def list_activities(payload: BodyPayload) -> JSONResponse:
     return _answer(
         rides.list_rides,
-        session,
         _rider(payload),
         payload.get("type", "all"),
         payload.get("page", 1),
@@ -99,13 +101,13 @@ def list_activities(payload: BodyPayload, session: DB) -> JSONResponse:
 
 
 @router.post("/activity-info")
-def activity_info(payload: BodyPayload, session: DB) -> JSONResponse:
-    return _answer(rides.ride_info, session, _rider(payload), payload.get("fileId"))
+def activity_info(payload: BodyPayload) -> JSONResponse:
+    return _answer(rides.ride_info, _rider(payload), payload.get("fileId"))
 
 
 @router.post("/detailed-graph-data")
-def detailed_graph_data(payload: BodyPayload, session: DB) -> JSONResponse:
-    return _answer(rides.graph_data, session, _rider(payload), payload.get("fileId"))
+def detailed_graph_data(payload: BodyPayload) -> JSONResponse:
+    return _answer(rides.graph_data, _rider(payload), payload.get("fileId"))
 
 
 def _power_curve(session: Session, rider_uuid: str, file_ids: object) -> dict:
@@ -115,24 +117,29 @@ def _power_curve(session: Session, rider_uuid: str, file_ids: object) -> dict:
 
 
 @router.post("/power-curve")
-def power_curve(payload: BodyPayload, session: DB) -> JSONResponse:
+def power_curve(payload: BodyPayload) -> JSONResponse:
     """No activityFileIds: the rider's overall curve; one or two: those rides' curves."""
-    return _answer(_power_curve, session, _rider(payload), payload.get("activityFileIds"))
+    return _answer(_power_curve, _rider(payload), payload.get("activityFileIds"))
 
 
 @router.post("/download-activity-file")
-def download_activity_file(payload: BodyPayload, session: DB) -> Response:
+def download_activity_file(payload: BodyPayload) -> Response:
     try:
-        name, data = rides.ride_file(session, _rider(payload), payload.get("fileId"))
+        with get_session() as session:
+            name, data = rides.ride_file(session, _rider(payload), payload.get("fileId"))
     except ActivityError as exc:
         raise _refuse(exc) from exc
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     return Response(data, media_type="application/vnd.ant.fit", headers=headers)
 
 
+def _events_count(session: Session, rider_uuid: str) -> dict:
+    return {"total": rides.events_count(session, rider_uuid)}
+
+
 @router.get("/get-user-events-count")
-def user_events_count(payload: HeaderPayload, session: DB) -> JSONResponse:
-    return _ok({"total": rides.events_count(session, _rider(payload))})
+def user_events_count(payload: HeaderPayload) -> JSONResponse:
+    return _answer(_events_count, _rider(payload))
 
 
 def _same_rider(payload: dict, rider_uuid: str) -> str:
@@ -142,24 +149,29 @@ def _same_rider(payload: dict, rider_uuid: str) -> str:
 
 
 @router.get("/progressWall/{rider_uuid}/{year}/{month}/{week}")
-def progress_wall(rider_uuid: str, year: int, month: int, week: int, payload: HeaderPayload, session: DB):
-    return _answer(progress.progress_wall, session, _same_rider(payload, rider_uuid), year, month, week)
+def progress_wall(rider_uuid: str, year: int, month: int, week: int, payload: HeaderPayload):
+    return _answer(progress.progress_wall, _same_rider(payload, rider_uuid), year, month, week)
 
 
 @router.get("/progress/{rider_uuid}/year/{year}")
-def progress_year(rider_uuid: str, year: int, payload: HeaderPayload, session: DB) -> JSONResponse:
-    return _answer(progress.progress_bars, session, _same_rider(payload, rider_uuid), "year", year)
+def progress_year(rider_uuid: str, year: int, payload: HeaderPayload) -> JSONResponse:
+    return _answer(progress.progress_bars, _same_rider(payload, rider_uuid), "year", year)
 
 
 @router.get("/progress/{rider_uuid}/month/{year}/{month}")
-def progress_month(rider_uuid: str, year: int, month: int, payload: HeaderPayload, session: DB):
-    return _answer(progress.progress_bars, session, _same_rider(payload, rider_uuid), "month", year, month)
+def progress_month(rider_uuid: str, year: int, month: int, payload: HeaderPayload):
+    return _answer(progress.progress_bars, _same_rider(payload, rider_uuid), "month", year, month)
 
 
 @router.get("/progress/{rider_uuid}/week/{year}/{month}/{week}")
-def progress_week(rider_uuid: str, year: int, month: int, week: int, payload: HeaderPayload, session: DB):
+def progress_week(rider_uuid: str, year: int, month: int, week: int, payload: HeaderPayload):
     rider_uuid = _same_rider(payload, rider_uuid)
-    return _answer(progress.progress_bars, session, rider_uuid, "week", year, month, week)
+    return _answer(progress.progress_bars, rider_uuid, "week", year, month, week)
+
+
+def _ingest(new: NewRide):
+    with get_session() as session:
+        return rides.ingest(session, new)
 
 
 def _check_service_key(authorization: str) -> None:
@@ -172,7 +184,6 @@ def _check_service_key(authorization: str) -> None:
 @router.post("/v2/rider/activities/upload")
 async def upload_activity(
     request: Request,
-    session: DB,
     uuid: Annotated[str, Form()],
     ftp: Annotated[float, Form()],
     weight: Annotated[float, Form()],
@@ -192,7 +203,7 @@ async def upload_activity(
     data = await file.read(MAX_FIT_BYTES + 1)
     new = NewRide(uuid, data, file.filename or "", type, title, routeName, ftp, weight)
     try:
-        ride = await run_in_threadpool(rides.ingest, session, new)
+        ride = await run_in_threadpool(_ingest, new)
     except (ActivityError, FitFileError) as exc:
         raise _refuse(exc) from exc
     return _ok(rides.activity_row(ride))
