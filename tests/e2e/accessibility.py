@@ -27,6 +27,8 @@ _IN_PAGE = """
   const check = async () => {
     const name = screen();
     if (!(await window.__axeWanted(name))) return;
+    // The title is set by the page's script as it starts: give it that moment, then a missing one counts.
+    for (let waited = 0; !document.title && waited < 2000; waited += 100) await sleep(100);
     // Colours are read once fades and slides have ended (not the endless ones, such as spinners).
     const ending = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
     await Promise.race([Promise.all(ending.map((a) => a.finished.catch(() => null))), sleep(2000)]);
