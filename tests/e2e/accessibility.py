@@ -30,8 +30,13 @@ _IN_PAGE = """
     // The title is set by the page's script as it starts: give it that moment, then a missing one counts.
     for (let waited = 0; !document.title && waited < 2000; waited += 100) await sleep(100);
     // Colours are read once fades and slides have ended (not the endless ones, such as spinners).
-    const ending = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
-    await Promise.race([Promise.all(ending.map((a) => a.finished.catch(() => null))), sleep(2000)]);
+    // A dialog may open meanwhile, so the page is asked again until nothing is moving (at most 3 s).
+    for (let waited = 0; waited < 3000; waited += 100) {
+      const moving = document.getAnimations().filter((a) => a.playState === "running"
+        && a.effect?.getTiming().iterations !== Infinity);
+      if (!moving.length) break;
+      await sleep(100);
+    }
     const results = await axe.run(document, { resultTypes: ["violations"] });
     const failing = results.violations
       .filter((v) => FAILING_IMPACTS.includes(v.impact))
