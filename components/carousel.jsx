@@ -12,13 +12,14 @@ const STYLE = `
 @media (min-width: 600px) { .carousel-slide { flex-basis: 50%; } }
 @media (min-width: 1000px) { .carousel-slide { flex-basis: 33.3333%; } }
 .carousel-controls { display: flex; align-items: center; justify-content: space-between; gap: 12px; margin-top: 16px; }
-.carousel-dots { display: flex; gap: 8px; flex-wrap: wrap; }
-.carousel-dot { width: 10px; height: 10px; border-radius: 999px; border: 0; padding: 0; cursor: pointer; background: #D4DAE5; }
-.carousel-dot[aria-current="true"] { background: #FF5A1F; width: 24px; }
+.carousel-dots { display: flex; gap: 0; flex-wrap: wrap; }
+.carousel-dot { box-sizing: border-box; width: 24px; height: 24px; padding: 7px; background-clip: content-box;
+  border-radius: 999px; border: 0; cursor: pointer; background-color: #D4DAE5; }
+.carousel-dot[aria-current="true"] { background-color: #FF5A1F; width: 38px; }
 .carousel-buttons { display: flex; gap: 8px; }
 .carousel-button { width: 40px; height: 40px; border-radius: 999px; border: 1px solid #E3E7EF; background: #fff;
   color: #111827; cursor: pointer; font-size: 18px; line-height: 1; display: inline-flex; align-items: center; justify-content: center; }
-.carousel-button:hover:not(:disabled) { border-color: #FF5A1F; color: #D9460F; }
+.carousel-button:hover:not(:disabled) { border-color: #FF5A1F; color: #9A3412; }
 .carousel-button:disabled { opacity: 0.4; cursor: default; }
 `;
 

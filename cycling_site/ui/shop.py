@@ -271,26 +271,31 @@ def _catalogue() -> rx.Component:
         rx.tabs.list(
             *[rx.tabs.trigger(name, value=name, id=f"shop-section-{name.lower()}") for name in SECTIONS]
         ),
-        rx.vstack(
-            rx.segmented_control.root(
-                rx.foreach(
-                    ShopState.sub_tabs,
-                    lambda tab: rx.segmented_control.item(tab["label"].to(str), value=tab["type"].to(str)),
-                ),
-                value=ShopState.item_type.to(str),
-                on_change=ShopState.select_type,
-                id="shop-sub-tabs",
-                size="2",
-            ),
-            _products(),
-            spacing="4",
-            padding_top=SPACE["4"],
-            width="100%",
-            overflow_x="auto",
-        ),
+        # A panel for each section (only the open one is drawn), so each tab controls a real panel.
+        *[rx.tabs.content(_section_panel(), value=name) for name in SECTIONS],
         value=ShopState.section,
         on_change=ShopState.select_section,
         width="100%",
+    )
+
+
+def _section_panel() -> rx.Component:
+    return rx.vstack(
+        rx.segmented_control.root(
+            rx.foreach(
+                ShopState.sub_tabs,
+                lambda tab: rx.segmented_control.item(tab["label"].to(str), value=tab["type"].to(str)),
+            ),
+            value=ShopState.item_type.to(str),
+            on_change=ShopState.select_type,
+            id="shop-sub-tabs",
+            size="2",
+        ),
+        _products(),
+        spacing="4",
+        padding_top=SPACE["4"],
+        width="100%",
+        overflow_x="auto",
     )
 
 
