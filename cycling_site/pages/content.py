@@ -8,6 +8,7 @@ from cycling_site.messages import content as msg
 from cycling_site.routes import path_of
 from cycling_site.state.content import Card, Category, ChromeState, ContentState, Question, Topic
 from cycling_site.ui.content import banner, loaded, page_title, prose
+from cycling_site.ui.feedback import primary_link
 from cycling_site.ui.layout import card, page
 from cycling_site.ui.links import link_button
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SHADOW, SIZE, SPACE
@@ -196,17 +197,7 @@ def _contact() -> rx.Component:
                 spacing="3",
                 align="center",
             ),
-            link_button(
-                "Contact us",
-                href=path_of("contacts"),
-                size="3",
-                background=COLOR["accent"],
-                color="white",
-                font_weight="700",
-                cursor="pointer",
-                _hover={"background": COLOR["accent_dark"]},
-                id="support-contact",
-            ),
+            primary_link("Contact us", path_of("contacts"), id="support-contact"),
             direction=rx.breakpoints(initial="column", sm="row"),
             justify="between",
             align=rx.breakpoints(initial="start", sm="center"),
