@@ -11,6 +11,7 @@ from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import form_alert
 from cycling_site.ui.layout import card, heading, page, scroll_region
 from cycling_site.ui.links import link_button
+from cycling_site.ui.pagination import pagination
 from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, DISPLAY_HEADING, RADIUS, SIZE, SPACE, VISUALLY_HIDDEN
 
 
@@ -271,12 +272,20 @@ def event_summary(event: rx.Var) -> rx.Component:
     )
 
 
-def _group(title: str, events: rx.Var, group_id: str) -> rx.Component:
+def _group(title: str, events: rx.Var, group_id: str, *pager: rx.Component) -> rx.Component:
     return rx.cond(
         events.length() > 0,
         rx.vstack(
-            rx.heading(title, as_="h2", font_size=SIZE["xl"], **DISPLAY_HEADING),
+            rx.heading(
+                title,
+                as_="h2",
+                font_size=SIZE["xl"],
+                id=f"{group_id}-heading",
+                tab_index=-1,
+                **DISPLAY_HEADING,
+            ),
             rx.foreach(events, event_summary),
+            *pager,
             spacing="4",
             width="100%",
             id=group_id,
@@ -309,7 +318,18 @@ def event_list_page() -> rx.Component:
                 card(loading_line("Loading events...", "events-loading")),
                 rx.vstack(
                     _group("Featured", EventListState.featured, "featured-events"),
-                    _group("All events", EventListState.others, "all-events"),
+                    _group(
+                        "All events",
+                        EventListState.others,
+                        "all-events",
+                        pagination(
+                            EventListState,
+                            msg.PREVIOUS,
+                            msg.NEXT,
+                            label=msg.PAGES_LABEL,
+                            nav_id="events-pagination",
+                        ),
+                    ),
                     rx.cond(
                         (EventListState.featured.length() == 0) & (EventListState.others.length() == 0),
                         card(rx.text(msg.NO_EVENTS, color=COLOR["muted"], id="no-events")),

@@ -14,9 +14,14 @@ from cycling_site.models.accounts import Account
 from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event
 from cycling_site.services import events
+from cycling_site.state.dom import focus
+from cycling_site.state.paging import page_window
 from cycling_site.state.session import signed_in_account
 
 GENDER_LABELS = {0: "Men", 1: "Women", 2: "Open"}
+# "All events" shows this many at a time: the seeded list fits on one page, hundreds of events page.
+EVENTS_PER_PAGE = 10
+ALL_EVENTS_HEADING = "all-events-heading"
 
 
 def when(moment) -> str:
@@ -63,12 +68,13 @@ def event_card(event: Event, state: events.RiderState) -> dict:
     }
 
 
-def _read_lists(session: Session, account: Account | None, now: datetime) -> tuple:
-    """The upcoming and past events and the rider's registrations, read off the event loop."""
-    groups = events.upcoming(session, now)
+def _read_lists(session: Session, account: Account | None, page: int, now: datetime) -> tuple:
+    """The featured events, page `page` of the other upcoming ones, the past events and the rider's
+    registrations, read off the event loop."""
+    upcoming = events.upcoming_page(session, page, EVENTS_PER_PAGE, now)
     past = events.past(session, now)
-    shown = [*groups["featured"], *groups["all"], *past]
-    return groups, past, events.statuses(session, account, [event.id for event in shown])
+    shown = [*upcoming.featured, *upcoming.others, *past]
+    return upcoming, past, events.statuses(session, account, [event.id for event in shown])
 
 
 class EventListState(rx.State):
@@ -80,17 +86,37 @@ class EventListState(rx.State):
     past_events: list[dict] = []
     expanded: list[str] = []
     requirements: str = ""
+    current_page: int = 1
+    last_page: int = 1
+
+    @rx.var
+    def pages(self) -> list[int]:
+        return page_window(self.current_page, self.last_page)
 
     @rx.event
     async def load(self):
         self.loading = True
         self.error = ""
+        await self._read(1)
+
+    @rx.event
+    async def go_to_page(self, page: int):
+        """Another page of "All events"; the list stays on screen until the new page is in, then the focus
+        goes to the list's heading, so a keyboard or screen reader user starts reading at the top of it."""
+        try:
+            wanted = int(page)
+        except (TypeError, ValueError):
+            return None
+        await self._read(wanted)
+        return focus(ALL_EVENTS_HEADING)
+
+    async def _read(self, page: int) -> None:
         now = utcnow()
         try:
             with get_session() as session:
                 account = await signed_in_account(self, session)
                 self.signed_in = account is not None
-                groups, past, registrations = await off_loop(_read_lists, session, account, now)
+                upcoming, past, registrations = await off_loop(_read_lists, session, account, page, now)
         except SQLAlchemyError:
             self.error = msg.LIST_FAILED
             self.loading = False
@@ -102,9 +128,10 @@ class EventListState(rx.State):
                 for event in found
             ]
 
-        self.featured = cards(groups["featured"])
-        self.others = cards(groups["all"])
+        self.featured = cards(upcoming.featured)
+        self.others = cards(upcoming.others)
         self.past_events = cards(past)
+        self.current_page, self.last_page = upcoming.page, upcoming.last_page
         self.loading = False
 
     @rx.event

@@ -17,17 +17,12 @@ from cycling_site.services import teams
 from cycling_site.services.teams import TeamForm, TeamPage
 from cycling_site.services.validation import FormErrors
 from cycling_site.settings import settings
+from cycling_site.state.paging import page_window
 from cycling_site.state.session import Rider, rider_action, signed_in_account
 from cycling_site.state.site_messages import display, errors_popup
 
-PAGE_WINDOW = 2
 PUBLIC, JOINED, OWNED = "public", "joined", "owned"
 _log = logging.getLogger(__name__)
-
-
-def page_window(current: int, last: int) -> list[int]:
-    """The spec's pagination: up to two page numbers either side of the current one."""
-    return list(range(max(1, current - PAGE_WINDOW), min(last, current + PAGE_WINDOW) + 1))
 
 
 def card(team: teams.TeamCard, rider_id: int | None, member_of: set[int]) -> dict[str, str]:

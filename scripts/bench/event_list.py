@@ -1,5 +1,6 @@
-"""Event list with 500 upcoming events in Chromium: from navigation to /events until every event's summary
-is on the page.
+"""Event list with 500 upcoming events in Chromium: from navigation to /events until the featured events,
+the first page of "All events" and its page numbers are on the page; then from a click on Next until the
+second page is shown.
 
 Run against a running site and its database (the script adds the events it lacks, named "Bench race N"):
     BASE_URL=http://localhost:3000 DB_URL=sqlite:///data/cycling_site.db \
@@ -27,8 +28,9 @@ from cycling_site.services.demo_events import demo_events  # noqa: E402
 
 RUNS = int(os.environ.get("RUNS", "20"))
 UPCOMING = 500
-BUDGET_MS = 1000
-SUMMARIES = "#featured-events .event-summary, #all-events .event-summary"
+# The list's share: 500 events now load as fast as the seeded 11 (a full page load here is about 320 ms).
+BUDGET_MS = 500
+PER_PAGE = 10
 
 
 def add_events() -> int:
@@ -49,9 +51,16 @@ def add_events() -> int:
         return len(groups["featured"]) + len(groups["all"])
 
 
+def _p95(timings: list[float]) -> float:
+    ordered = sorted(timings)
+    return ordered[max(0, round(0.95 * len(ordered)) - 1)]
+
+
 def main() -> None:
     upcoming = add_events()
-    timings = []
+    with get_session() as session:
+        last_page = events.upcoming_page(session, 1, PER_PAGE).last_page
+    loads, turns = [], []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS
@@ -64,18 +73,27 @@ def main() -> None:
             started = time.perf_counter()
             page.goto("/events")
             page.wait_for_function(
-                f"n => document.querySelectorAll('{SUMMARIES}').length >= n",
-                arg=upcoming,
+                "n => document.querySelectorAll('#all-events .event-summary').length === n",
+                arg=PER_PAGE,
                 timeout=30_000,
             )
-            timings.append((time.perf_counter() - started) * 1000)
+            page.locator("#events-pagination").get_by_role(
+                "button", name=f"Page {min(3, last_page)}"
+            ).wait_for()
+            loads.append((time.perf_counter() - started) * 1000)
+            started = time.perf_counter()
+            page.locator("#page-next").click()
+            page.wait_for_function(
+                "() => document.querySelector('#events-pagination .page-current')?.textContent === '2'",
+                timeout=30_000,
+            )
+            turns.append((time.perf_counter() - started) * 1000)
         browser.close()
-    timings.sort()
-    p95 = timings[max(0, round(0.95 * len(timings)) - 1)]
-    median = statistics.median(timings)
+    median = statistics.median(loads)
     print(
-        f"event list with {upcoming} upcoming events over {RUNS} loads: median {median:.0f} ms, "
-        f"p95 {p95:.0f} ms, max {timings[-1]:.0f} ms (budget {BUDGET_MS} ms)"
+        f"event list with {upcoming} upcoming events ({last_page} pages of {PER_PAGE}) over {RUNS} loads: "
+        f"median {median:.0f} ms, p95 {_p95(loads):.0f} ms, max {max(loads):.0f} ms (budget {BUDGET_MS} ms); "
+        f"next page: median {statistics.median(turns):.0f} ms, p95 {_p95(turns):.0f} ms"
     )
     if median > BUDGET_MS:
         raise SystemExit(f"over budget: median {median:.0f} ms > {BUDGET_MS} ms")

@@ -1,13 +1,18 @@
 """The event list as visitors and riders see it: groups, details, links, each status message, Register."""
 
 import re
+from collections.abc import Iterator
+from datetime import timedelta
 
+import pytest
 from playwright.sync_api import Page, expect
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from cycling_site.messages import events as msg
 from cycling_site.models import Account
+from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event, Registration
+from cycling_site.services.demo_events import demo_events
 from tests.e2e.helpers import at, new_account, sign_in
 
 
@@ -108,4 +113,62 @@ def test_a_man_sees_the_women_only_message(page: Page, db: Session):
 def test_the_event_list_on_a_phone(phone_page: Page):
     phone_page.goto("/")
     expect(phone_page.locator(".event-summary").first).to_be_visible()
+    assert phone_page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+PAGING_RACES = 15
+
+
+@pytest.fixture
+def many_events(db: Session) -> Iterator[None]:
+    """Fifteen more open events after the seeded ones (24 in "All events", three pages), removed afterwards:
+    the other tests count the seeded list."""
+    template = demo_events(utcnow())[2]
+    fields = template.model_dump(exclude={"id", "name", "starts_at", "closes_at", "event_type"})
+    for number in range(1, PAGING_RACES + 1):
+        starts_at = utcnow() + timedelta(days=400 + number)
+        name = f"Paging race {number:02d}"
+        db.add(Event(**fields, name=name, starts_at=starts_at, closes_at=starts_at - timedelta(hours=2)))
+    db.commit()
+    yield
+    for event in db.exec(select(Event).where(col(Event.name).startswith("Paging race"))).all():
+        db.delete(event)
+    db.commit()
+
+
+def test_all_events_come_ten_to_a_page(page: Page, many_events: None):
+    page.goto("/events")
+    listed = page.locator("#all-events .event-summary")
+    expect(listed).to_have_count(10)
+    expect(page.locator("#featured-events .event-summary")).to_have_count(2)
+    pager = page.locator("#events-pagination")
+    expect(pager).to_have_attribute("aria-label", msg.PAGES_LABEL)
+    expect(pager.locator(".page-number")).to_have_text(["1", "2", "3"])
+    expect(pager.locator(".page-current")).to_have_text("1")
+    expect(page.locator("#page-prev")).to_be_disabled()
+
+    page.locator("#page-next").click()
+    expect(pager.locator(".page-current")).to_have_text("2")
+    expect(listed).to_have_count(10)
+    expect(listed.get_by_role("heading", level=3).first).to_have_text("Paging race 02")
+    expect(page.locator("#all-events-heading")).to_be_focused()
+    expect(page.locator("#past-events .event-summary").first).to_be_visible()
+
+    page.get_by_role("button", name="Page 3").click()
+    expect(pager.locator(".page-current")).to_have_text("3")
+    expect(listed).to_have_count(4)
+    expect(listed.get_by_role("heading", level=3).last).to_have_text(f"Paging race {PAGING_RACES}")
+    expect(page.locator("#page-next")).to_be_disabled()
+
+    page.locator("#page-prev").press("Enter")
+    expect(pager.locator(".page-current")).to_have_text("2")
+
+
+def test_the_pages_fit_a_phone(phone_page: Page, many_events: None):
+    phone_page.goto("/events")
+    pager = phone_page.locator("#events-pagination")
+    pager.scroll_into_view_if_needed()
+    expect(pager.locator(".page-number")).to_have_text(["1", "2", "3"])
+    phone_page.locator("#page-next").click()
+    expect(pager.locator(".page-current")).to_have_text("2")
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= 375

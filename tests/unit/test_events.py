@@ -91,6 +91,26 @@ def test_upcoming_groups_featured_and_the_rest_soonest_first(session):
     ]
 
 
+def test_upcoming_page_reads_one_page_of_the_others_and_all_featured(session):
+    session.add_all(demo_events(NOW))
+    session.add_all(_event(name=f"Extra {n:02d}", starts_at=NOW + timedelta(days=300 + n)) for n in range(12))
+    session.commit()
+    everything = [event.name for event in events.upcoming(session, NOW)["all"]]
+    first = events.upcoming_page(session, 1, 10, NOW)
+    assert [event.name for event in first.featured] == ["Sunday Race Club - Round 10", "AlUla Desert Classic"]
+    assert [event.name for event in first.others] == everything[:10]
+    assert (first.page, first.last_page) == (1, 3)
+    last = events.upcoming_page(session, 3, 10, NOW)
+    assert [event.name for event in last.others] == everything[20:] == ["Extra 11"]
+    assert events.upcoming_page(session, 99, 10, NOW).page == 3
+    assert events.upcoming_page(session, -1, 10, NOW).others == first.others
+
+
+def test_upcoming_page_with_no_events_is_one_empty_page(session):
+    empty = events.upcoming_page(session, 2, 10, NOW)
+    assert (empty.featured, empty.others, empty.page, empty.last_page) == ([], [], 1, 1)
+
+
 def test_the_demo_events_cover_every_case():
     found = demo_events(NOW)
     flags = ("dob_required", "identification", "device", "team", "otp")

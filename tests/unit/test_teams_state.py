@@ -4,7 +4,8 @@ import dataclasses
 
 from cycling_site.services.teams import TeamCard
 from cycling_site.state import teams as state
-from cycling_site.state.teams import card, page_window
+from cycling_site.state.paging import page_window
+from cycling_site.state.teams import card
 
 TEAM = TeamCard(7, "Desert Falcons", "Fast on Sundays.", "AE", 8, 3, True)
 
