@@ -1,9 +1,9 @@
 """The weigh-in banner of the dashboard (spec 1 sections 2, 4 and 8): the weights the rider owes, each shown
-once its window has started (the page's clock says when), with a countdown to its end; at the end the
-item goes and the deadline warning shows. Submit opens the dialog (weight and proof); a stored declaration
-takes the item away and the rider's items are read again.
+once its window has started (open when the page loads, or when the page's clock reaches its start), with a
+countdown to its end; at the end the item goes and the deadline warning shows. Submit opens the dialog
+(weight and proof); a stored declaration takes the item away and the rider's items are read again.
 
-The window's start and end reach this state from the page's countdowns, so they only decide what is
+A later start and every end reach this state from the page's countdowns, so they only decide what is
 shown: the store rules (window, registration, weight, proof) are held by services.weigh_ins on every submit.
 """
 
@@ -79,16 +79,19 @@ class WeighInState(rx.State):
     @rider_action(reads_only=True)
     async def load(self, rider: Rider):
         """The weights the rider owes, read afresh (on arrival and after a submit)."""
+        now = utcnow()
         try:
             owed = await off_loop(
-                lambda: [banner_item(item) for item in weigh_ins.items(rider.db, rider.account, utcnow())]
+                lambda: [banner_item(item) for item in weigh_ins.items(rider.db, rider.account, now)]
             )
         except SQLAlchemyError:
             _log.exception("Weigh-ins could not be read")
             return
-        keys = {item["key"] for item in owed}
         self.items = owed
-        self.started = [key for key in self.started if key in keys]
+        # A window already open shows with the items, in the same update: waiting for its countdown's first
+        # tick would show it a round trip after the dashboard and push the tabs down.
+        opened = {item["key"] for item in owed if item["start_time"] <= weigh_ins.iso(now)}
+        self.started = [item["key"] for item in owed if item["key"] in opened or item["key"] in self.started]
         self.warnings = []
 
     @rx.event
@@ -129,9 +132,10 @@ class WeighInState(rx.State):
 
     @rx.event
     def set_dialog_open(self, is_open: bool) -> None:
-        """Closing (Cancel, Escape, outside) drops what was typed; opening goes through open_dialog."""
+        """Closing (Cancel, Escape, outside) drops what was typed; opening goes through open_dialog. The title
+        stays: the dialog keeps its name while it fades out."""
         if not is_open and not self.submitting:
-            self.open_key = self.open_title = self.open_warning = self.weight = ""
+            self.open_key = self.open_warning = self.weight = ""
             self.errors = {}
 
     @rx.event
@@ -179,7 +183,7 @@ class WeighInState(rx.State):
             self.errors = {"form": msg.SUBMIT_FAILED}
             return
         self.items = [other for other in self.items if other["key"] != item["key"]]
-        self.open_key = self.open_title = self.open_warning = self.weight = ""
+        self.open_key = self.open_warning = self.weight = ""
         yield [
             rx.clear_selected_files(PROOF_UPLOAD),
             display(weigh_ins.submitted_message(submission.type), id="weigh-in-submitted"),

@@ -166,7 +166,7 @@ def _quick_view() -> rx.Component:
     item = ShopState.viewing
     return rx.dialog.root(
         rx.dialog.content(
-            rx.dialog.title(item["name"].to(str), id="quick-view-name"),
+            rx.dialog.title(item["name"].to(str)),
             rx.dialog.description(item["description"].to(str), color=COLOR["muted"]),
             rx.image(
                 src=item["image"].to(str),

@@ -432,7 +432,7 @@ def _wizard_form() -> rx.Component:
 def _success() -> rx.Component:
     return rx.vstack(
         rx.icon("circle-check", size=52, color=COLOR["success"]),
-        rx.dialog.title(msg.SUBMITTED, size="5", text_align="center", id="import-success-title"),
+        rx.dialog.title(msg.SUBMITTED, size="5", text_align="center"),
         rx.text(msg.SUBMITTED_TEXT, color=COLOR["muted"], text_align="center"),
         _accent_button("Done", on_click=State.done, id="import-done", margin_top=SPACE["3"]),
         align="center",
@@ -447,16 +447,13 @@ def import_wizard() -> rx.Component:
         rx.dialog.content(
             rx.cond(
                 State.submitted,
-                rx.fragment(
-                    rx.dialog.title("Import submitted", class_name="rt-sr-only", display="none"), _success()
-                ),
+                _success(),
                 rx.fragment(
                     rx.dialog.title(
                         State.title,
                         font_size=SIZE["lg"],
                         margin_bottom=SPACE["4"],
                         padding_right=SPACE["6"],
-                        id="import-title",
                         **DISPLAY_HEADING,
                     ),
                     rx.dialog.description(

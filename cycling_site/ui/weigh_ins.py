@@ -189,7 +189,7 @@ def _dialog() -> rx.Component:
     )
     return rx.dialog.root(
         rx.dialog.content(
-            rx.dialog.title(State.open_title, id="weigh-in-dialog-title"),
+            rx.dialog.title(State.open_title),
             rx.dialog.description(msg.DIALOG_TEXT, font_size=SIZE["sm"], color=COLOR["muted"]),
             rx.vstack(
                 form_alert(State.open_warning, tone="warning", id="weigh-in-closed"),

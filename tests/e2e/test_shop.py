@@ -109,7 +109,7 @@ def test_quick_view_shows_the_bars_for_bike_parts_only(page: Page, db: Session):
     shopper(db, "shop.quick@example.com", coins=5000)
     open_shop(page, "shop.quick@example.com")
     panel = quick_view(page, "frame-falcon-aero")
-    expect(panel.locator("#quick-view-name")).to_have_text("Falcon Aero R1")
+    expect(panel).to_have_accessible_name("Falcon Aero R1")
     expect(panel).to_contain_text("Deep tube shapes that cheat the wind")
     expect(panel).to_contain_text("2,400")
     expect(panel.locator("#quick-view-bike-type")).to_have_text("Road")
@@ -121,7 +121,7 @@ def test_quick_view_shows_the_bars_for_bike_parts_only(page: Page, db: Session):
     expect(panel).to_have_count(0)
     page.locator("#shop-section-apparel").click()
     panel = quick_view(page, "jersey-gulf-blue")
-    expect(panel.locator("#quick-view-name")).to_have_text("Gulf Blue")
+    expect(panel).to_have_accessible_name("Gulf Blue")
     expect(panel.get_by_role("progressbar")).to_have_count(0)
 
 

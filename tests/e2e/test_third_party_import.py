@@ -62,7 +62,7 @@ def press_next(page: Page) -> None:
 
 
 def expect_title(page: Page, title: str) -> None:
-    expect(page.locator("#import-title")).to_have_text(title)
+    expect(page.locator("#import-wizard")).to_have_accessible_name(title)
 
 
 def choose_platform(page: Page, platform: str) -> None:
@@ -154,6 +154,7 @@ def test_import_from_offer_to_approval_and_the_other_platform_column(page: Page,
     success = page.locator("#import-success")
     expect(success).to_contain_text(msg.SUBMITTED)
     expect(success).to_contain_text(msg.SUBMITTED_TEXT)
+    expect(page.get_by_role("dialog")).to_have_accessible_name(msg.SUBMITTED)
     row = import_of(db, rider)
     assert row.status == ImportStatus.submitted and row.migration_platform == "Strava"
     assert row.total_ride_time == (3 * 24 + 4) * 3600 + 30 * 60

@@ -136,7 +136,7 @@ def test_a_weight_with_a_photo_is_submitted_and_bad_input_is_told(page: Page, db
     spoofed.write_bytes(file_samples.text_as_jpeg())
     open_dashboard(page, rider.email)
     item(page, OPEN_EVENT).locator(".weigh-in-submit").click()
-    expect(page.locator("#weigh-in-dialog-title")).to_have_text(f"Pre-weight for {OPEN_EVENT}")
+    expect(page.locator("#weigh-in-dialog")).to_have_accessible_name(f"Pre-weight for {OPEN_EVENT}")
     proof = page.locator("#weight-proof input[type=file]")
 
     page.fill("#weight", "300")
@@ -192,3 +192,28 @@ def test_the_banner_and_its_dialog_fit_a_phone(phone_page: Page):
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
     page.locator("#weigh-in-cancel").tap()
     expect(dialog).to_have_count(0)
+
+
+# Every layout shift the page makes without input, summed (Chrome's layout-shift entries).
+SHIFTS = """window.__shifts = [];
+new PerformanceObserver((found) => window.__shifts.push(
+  ...found.getEntries().filter((entry) => !entry.hadRecentInput).map((entry) => entry.value)
+)).observe({ type: "layout-shift", buffered: true });"""
+
+
+def _shift_while_the_dashboard_arrives(page: Page) -> float:
+    page.add_init_script(SHIFTS)
+    open_dashboard(page)
+    expect(item(page, OPEN_EVENT)).to_be_visible()
+    expect(page.locator("#overall-curve .recharts-line").first).to_be_visible()
+    page.wait_for_function("() => !document.getAnimations().some((a) => a.playState === 'running')")
+    return page.evaluate("window.__shifts.reduce((sum, value) => sum + value, 0)")
+
+
+def test_an_open_window_comes_with_the_dashboard_and_moves_nothing(page: Page):
+    """An open window is shown in the dashboard's first update, not a round trip later above the tabs."""
+    assert _shift_while_the_dashboard_arrives(page) < 0.05
+
+
+def test_an_open_window_moves_nothing_on_a_phone(phone_page: Page):
+    assert _shift_while_the_dashboard_arrives(phone_page) < 0.05
