@@ -31,6 +31,8 @@ config = rx.Config(
     telemetry_enabled=False,
     bun_path=Path(__file__).resolve().parent / ".tools/node_modules/bun/bin/bun.exe",
     show_built_with_reflex=False,
+    # Browsers that take Brotli get the built files about a fifth smaller than gzip: it counts on a phone.
+    frontend_compression_formats=["brotli", "gzip"],
     plugins=[RadixThemesPlugin(theme=rx.theme(accent_color="orange", gray_color="slate", radius="medium"))],
     disable_plugins=[SitemapPlugin],
 )

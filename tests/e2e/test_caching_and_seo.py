@@ -20,7 +20,8 @@ PUBLIC_PAGES = ["/", "/auth/login", "/auth/register", "/support", "/faqs", "/tea
 
 def _asset_loads(page: Page, path: str) -> list[dict]:
     """Loads `path` as a new document and returns each /assets/ file it used: its status, its
-    Cache-Control, and whether the browser took it from its cache without asking the site."""
+    Cache-Control and Content-Encoding, and whether the browser took it from its cache without asking the
+    site."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
     from_cache: set[str] = set()
@@ -30,10 +31,12 @@ def _asset_loads(page: Page, path: str) -> list[dict]:
     def received(event: dict) -> None:
         response = event["response"]
         if "/assets/" in response["url"]:
+            headers = {k.lower(): v for k, v in response["headers"].items()}
             loads[event["requestId"]] = {
                 "url": response["url"],
                 "status": response["status"],
-                "cache_control": {k.lower(): v for k, v in response["headers"].items()}.get("cache-control"),
+                "cache_control": headers.get("cache-control"),
+                "encoding": headers.get("content-encoding"),
                 "disk_cache": response.get("fromDiskCache", False),
             }
 
@@ -53,6 +56,16 @@ def test_a_repeat_visit_takes_every_hashed_file_from_the_cache(page: Page):
     assert len(again) > 10
     asked_again = [load["url"] for load in again if not load["cached"] or load["status"] == 304]
     assert asked_again == []
+
+
+def test_the_browser_gets_the_built_files_brotli_compressed(page: Page):
+    built = [load for load in _asset_loads(page, "/") if load["url"].endswith((".js", ".css"))]
+    assert len(built) > 10
+    encodings = {load["url"].rsplit("/", 1)[-1].split("-")[0]: load["encoding"] for load in built}
+    assert encodings["entry.client"] == encodings["__reflex_global_styles"] == "br"
+    assert set(encodings.values()) <= {"br", None}, (
+        "nothing larger than a few hundred bytes goes uncompressed"
+    )
 
 
 def test_pages_and_unhashed_files_are_revalidated(site):
