@@ -1,6 +1,7 @@
 """The Reflex app: pages, the REST API, the site-wide middleware, the e-mail delivery loop, and the
 embedded outside services (the only module of the site that wires them in)."""
 
+from collections.abc import Callable
 from contextlib import asynccontextmanager
 from functools import partial
 
@@ -29,14 +30,22 @@ activity_service.install(api, accounts.rider_exists)
 results_service.install(api)
 content_service.install(api)
 payments_sandbox.install(api, webhooks_to=api)
-# The clients reach the embedded services in this process, over the same wire as a remote one. The
-# activity service, called several times per dashboard, is reached through an app of its own (same routes,
-# same error answers): matching each call against the whole site's route table cost more than its query.
-activity_app = FastAPI(openapi_url=None)
-install_error_handlers(activity_app)
-activity_service.install(activity_app, accounts.rider_exists)
-activity.serve_embedded_from(activity_app)
-content.serve_embedded_from(api)
+
+
+def _own_app(install: Callable[[FastAPI], None]) -> FastAPI:
+    """An app of the service's own (same routes, same error answers), for the calls made in this process:
+    matching each call against the whole site's route table cost more than most calls' own work."""
+    app = FastAPI(openapi_url=None)
+    install_error_handlers(app)
+    install(app)
+    return app
+
+
+# The clients reach the embedded services in this process, over the same wire as a remote one. The activity
+# service (several calls per dashboard) and the content service (the menus of every page) through apps of
+# their own; the others through the site's.
+activity.serve_embedded_from(_own_app(partial(activity_service.install, rider_exists=accounts.rider_exists)))
+content.serve_embedded_from(_own_app(content_service.install))
 oauth.serve_embedded_from(api)
 payments.serve_embedded_from(api)
 app = rx.App(
