@@ -33,6 +33,9 @@ config = rx.Config(
     show_built_with_reflex=False,
     # Browsers that take Brotli get the built files about a fifth smaller than gzip: it counts on a phone.
     frontend_compression_formats=["brotli", "gzip"],
+    # Every page used to load all of Radix Themes (a namespace import kept for dynamic components, which the
+    # site has none of); now a page loads only the components it shows.
+    frontend_lazy_bundled_libraries=True,
     plugins=[RadixThemesPlugin(theme=rx.theme(accent_color="orange", gray_color="slate", radius="medium"))],
     disable_plugins=[SitemapPlugin],
 )
