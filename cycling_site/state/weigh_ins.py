@@ -90,7 +90,8 @@ class WeighInState(rx.State):
         self.items = owed
         # A window already open shows with the items, in the same update: waiting for its countdown's first
         # tick would show it a round trip after the dashboard and push the tabs down.
-        opened = {item["key"] for item in owed if item["start_time"] <= weigh_ins.iso(now)}
+        started_by = weigh_ins.iso(now)
+        opened = {item["key"] for item in owed if item["start_time"] <= started_by}
         self.started = [item["key"] for item in owed if item["key"] in opened or item["key"] in self.started]
         self.warnings = []
 
