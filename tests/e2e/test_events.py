@@ -156,6 +156,7 @@ def test_all_events_come_ten_to_a_page(page: Page, many_events: None):
 
     page.get_by_role("button", name="Page 3").click()
     expect(pager.locator(".page-current")).to_have_text("3")
+    expect(page.locator("#all-events-heading")).to_be_focused()
     expect(listed).to_have_count(4)
     expect(listed.get_by_role("heading", level=3).last).to_have_text(f"Paging race {PAGING_RACES}")
     expect(page.locator("#page-next")).to_be_disabled()
