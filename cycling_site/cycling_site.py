@@ -13,6 +13,7 @@ from cycling_site.api.errors import install_error_handlers
 from cycling_site.api.main import api
 from cycling_site.api.middleware import SiteMiddleware
 from cycling_site.clients import activity, content, oauth, payments, pooled
+from cycling_site.db import bound_worker_threads
 from cycling_site.embedded.activity import service as activity_service
 from cycling_site.embedded.content import service as content_service
 from cycling_site.embedded.oauth_provider import service as oauth_provider
@@ -74,3 +75,4 @@ async def _outside_service_clients():
 
 
 app.register_lifespan_task(_outside_service_clients)
+app.register_lifespan_task(bound_worker_threads)

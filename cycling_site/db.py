@@ -50,14 +50,19 @@ def _make_engine(url: str) -> Engine:
 
 
 engine = _make_engine(settings.db_url)
-# Threads running database work for the event loop: no more than the pool can serve at once, so they
-# queue here (without blocking the loop) rather than in the pool.
-_db_threads = anyio.CapacityLimiter(settings.db_pool_size + settings.db_max_overflow)
+
+
+def bound_worker_threads() -> None:
+    """Worker threads (`off_loop` work, and the sync endpoints of the REST API and of the embedded services)
+    all come from anyio's default pool, DB_THREADS of them: fewer than the pool's connections, so work queues
+    for a thread without blocking the loop, never for a connection; and few threads contend less for the
+    interpreter."""
+    anyio.to_thread.current_default_thread_limiter().total_tokens = settings.db_threads
 
 
 async def off_loop(work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """Runs blocking database work in a worker thread: the event loop serves other riders meanwhile."""
-    return await anyio.to_thread.run_sync(functools.partial(work, *args, **kwargs), limiter=_db_threads)
+    return await anyio.to_thread.run_sync(functools.partial(work, *args, **kwargs))
 
 
 @contextmanager

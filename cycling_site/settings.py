@@ -98,6 +98,7 @@ class Settings:
     db_pool_size: int
     db_max_overflow: int
     db_pool_timeout: float
+    db_threads: int
     redis_url: str
     port: int
     site_url: str
@@ -165,6 +166,7 @@ def load_settings() -> Settings:
         db_pool_size=_env_int("DB_POOL_SIZE", 10),
         db_max_overflow=_env_int("DB_MAX_OVERFLOW", 10),
         db_pool_timeout=float(_env("DB_POOL_TIMEOUT", "3")),
+        db_threads=_env_int("DB_THREADS", 4),
         redis_url=_env("REDIS_URL", ""),
         port=port,
         site_url=_env("SITE_URL", f"http://localhost:{port}").rstrip("/"),
@@ -207,6 +209,8 @@ def load_settings() -> Settings:
     )
     if settings.db_pool_size < 1 or settings.db_max_overflow < 0 or not 0 < settings.db_pool_timeout <= 30:
         raise ValueError("DB_POOL_SIZE must be 1 or more, DB_MAX_OVERFLOW 0 or more, DB_POOL_TIMEOUT 0-30 s")
+    if not 1 <= settings.db_threads <= settings.db_pool_size + settings.db_max_overflow:
+        raise ValueError("DB_THREADS must be 1 or more and at most DB_POOL_SIZE + DB_MAX_OVERFLOW")
     if settings.app_env not in {"demo", "production"}:
         raise ValueError("APP_ENV must be 'demo' or 'production'")
     try:

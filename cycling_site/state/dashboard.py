@@ -9,12 +9,13 @@ from datetime import date
 
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
+from sqlmodel import Session
 
 from cycling_site.clients import activity
-from cycling_site.db import get_session, off_loop
+from cycling_site.db import get_session
 from cycling_site.local_time import local
 from cycling_site.messages import activities as msg
-from cycling_site.models.accounts import VerificationStatus
+from cycling_site.models.accounts import Account, VerificationStatus
 from cycling_site.models.common import utcnow
 from cycling_site.services import pre_verification, rider_profile, teams
 from cycling_site.services import third_party_import as imports
@@ -109,12 +110,9 @@ def merge_curves(compared: list[dict]) -> list[dict]:
     return [rows[seconds] for seconds in sorted(rows)]
 
 
-def _header_reads(rider: Rider) -> tuple[str | None, str]:
-    """The header's team and a rejected verification's reason, read together off the event loop."""
-    team = teams.header_team(rider.db, rider.account.id)
-    reason = pre_verification.rejection_reason(rider.db, rider.account)
-    rider.db.commit()
-    return team, reason
+def _header_reads(db: Session, account: Account) -> tuple[str | None, str]:
+    """The header's team and a rejected verification's reason, read together."""
+    return teams.header_team(db, account.id), pre_verification.rejection_reason(db, account)
 
 
 class DashboardState(rx.State):
@@ -244,7 +242,7 @@ class DashboardState(rx.State):
                 yield update
         except SQLAlchemyError:
             self.profile_error = msg.PROFILE_FAILED
-            self.profile_loading = False
+            self.profile_loading = self.progress_loading = self.activities_loading = False
 
     @rider_action(reads_only=True)
     async def _load(self, rider: Rider):
@@ -252,7 +250,7 @@ class DashboardState(rx.State):
         fragment = self.router.url.fragment
         self._put(is_kid=account.is_kid, tab=tab_for(fragment, account.is_kid))
         overall = await self._fetch_overall(account.uuid)
-        team, reason = await off_loop(_header_reads, rider)
+        team, reason = await rider.off_loop(_header_reads, account)
         self._fill_header(rider_profile.default_data(account, overall, self._today(), team=team))
         self._put(
             verification_status=account.verification_status,
@@ -260,12 +258,18 @@ class DashboardState(rx.State):
             verification_alert_closed=False,
         )
         self.profile_loading = False
-        events = [ImportState.load, DashboardState.load_progress, DashboardState.reload_activities]
+        self.progress_loading = self.activities_loading = True
+        self._put(progress_error="", activities_error="")
+        events = [ImportState.load]
         if account.is_kid and fragment.lstrip("#") == SHOP_TAB:
             events.insert(0, show_hash(DEFAULT_TAB))
         if self.tab == SHOP_TAB:
             events.insert(0, ShopState.load)
         yield events
+        # Progress and rides in this same event: each event of its own cost a session check and an update.
+        await self._fill_progress(rider)
+        await self._fill_rides(rider)
+        self.progress_loading = self.activities_loading = False
 
     @rx.event
     def close_verification_alert(self) -> None:
@@ -291,6 +295,9 @@ class DashboardState(rx.State):
     @rx.event
     @rider_action(busy="progress_loading", errors="progress_error", reads_only=True)
     async def load_progress(self, rider: Rider):
+        await self._fill_progress(rider)
+
+    async def _fill_progress(self, rider: Rider) -> None:
         today = self._today()
         week = week_of_month(today)
         rider_uuid = rider.account.uuid
@@ -300,7 +307,7 @@ class DashboardState(rx.State):
         except activity.ActivityServiceError:
             self.progress_error = msg.PROGRESS_FAILED
             return
-        imported = await off_loop(imports.approved_totals, rider.db, rider.account)
+        imported = await rider.off_loop(imports.approved_totals, rider.account)
         self._put(
             bars=bars,
             year_label=str(today.year),
@@ -342,6 +349,9 @@ class DashboardState(rx.State):
     async def reload_activities(self, rider: Rider):
         """Type and sort changes start again from page 1 (spec 1 section 4); the same list opened again
         keeps its rows until the fresh ones are in."""
+        await self._fill_rides(rider)
+
+    async def _fill_rides(self, rider: Rider) -> None:
         if self._listed != f"{self.list_type}/{self.sort}":
             self._put(rows=[], finished=False)
         await self._fetch_page(rider, 1)

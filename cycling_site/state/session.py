@@ -11,6 +11,7 @@ import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import reflex as rx
@@ -24,6 +25,8 @@ from cycling_site.services import profile, tokens
 from cycling_site.services.finance import OFFICERS
 from cycling_site.services.race_control import REVIEWERS
 from cycling_site.services.validation import FormErrors
+
+T = TypeVar("T")
 
 HOME_AFTER_LOGIN = "/user/activities#profile"
 CHECK_INTERVAL_MS = 120_000
@@ -201,6 +204,17 @@ class Rider:
 
     db: Session
     account: Account
+
+    async def off_loop(self, work: Callable[..., T], *args: Any) -> T:
+        """`work(db, *args)` off the event loop; the connection then goes back to the pool, so a handler
+        that goes on to wait for a service holds none (the service needs one of its own)."""
+
+        def run() -> T:
+            result = work(self.db, *args)
+            self.db.commit()
+            return result
+
+        return await off_loop(run)
 
 
 def rider_action(*, busy: str = "", errors: str = "", reads_only: bool = False) -> Callable:

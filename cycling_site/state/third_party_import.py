@@ -7,7 +7,6 @@ by their content and kept (privately) as soon as they are chosen, a whole batch 
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
-from cycling_site.db import off_loop
 from cycling_site.messages import registration as file_msg
 from cycling_site.messages import third_party_import as msg
 from cycling_site.services import rider_files
@@ -74,7 +73,7 @@ class ImportState(rx.State):
         """On every dashboard load; the wizard starts closed (the state outlives a page reload)."""
         self.wizard_open = self.submitted = False
         try:
-            self._show(await off_loop(imports.latest, rider.db, rider.account))
+            self._show(await rider.off_loop(imports.latest, rider.account))
         except SQLAlchemyError:
             self.error = msg.STATUS_FAILED
 

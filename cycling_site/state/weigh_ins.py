@@ -12,7 +12,6 @@ import logging
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
-from cycling_site.db import off_loop
 from cycling_site.messages import events as events_msg
 from cycling_site.messages import registration as files_msg
 from cycling_site.messages import weigh_ins as msg
@@ -81,9 +80,7 @@ class WeighInState(rx.State):
         """The weights the rider owes, read afresh (on arrival and after a submit)."""
         now = utcnow()
         try:
-            owed = await off_loop(
-                lambda: [banner_item(item) for item in weigh_ins.items(rider.db, rider.account, now)]
-            )
+            owed = [banner_item(item) for item in await rider.off_loop(weigh_ins.items, rider.account, now)]
         except SQLAlchemyError:
             _log.exception("Weigh-ins could not be read")
             return

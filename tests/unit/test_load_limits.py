@@ -10,11 +10,13 @@ import anyio
 import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlmodel import Session
 
 from cycling_site import db
-from cycling_site.models import RevokedSession
+from cycling_site.models import Account, RevokedSession
 from cycling_site.services import accounts, tokens
 from cycling_site.settings import settings
+from cycling_site.state.session import Rider
 
 pytestmark = pytest.mark.anyio
 CONNECTION = "socket-1"
@@ -132,3 +134,21 @@ def test_a_new_connection_and_a_fresh_check_see_a_revocation_at_once(session, ma
     assert tokens.recent_check(session, token, account.uuid, CONNECTION).status == "ok"
     assert tokens.recent_check(session, token, account.uuid, "socket-2").status == "invalid"
     assert tokens.recent_check(session, token, account.uuid, CONNECTION, fresh=True).status == "invalid"
+
+
+async def test_database_work_runs_in_a_few_worker_threads_shared_with_the_endpoints():
+    db.bound_worker_threads()
+    assert anyio.to_thread.current_default_thread_limiter().total_tokens == settings.db_threads
+    assert 1 <= settings.db_threads <= settings.db_pool_size + settings.db_max_overflow
+
+
+async def test_a_riders_database_work_gives_its_connection_back_before_the_handler_goes_on(make_account):
+    account = make_account()
+    pool = db.engine.pool
+    with db.get_session() as session:
+        rider = Rider(session, account)
+        held_before = pool.checkedout()
+        assert (await rider.off_loop(Session.get, Account, account.id)).uuid == account.uuid
+        # The handler may now wait for a service that needs a connection of its own.
+        assert pool.checkedout() == held_before
+        assert not session.in_transaction()
