@@ -107,8 +107,8 @@ class ShopState(rx.State):
     def gems_label(self) -> str:
         return f"{self.gems:,}"
 
-    def _show_garage(self, rider: Rider) -> None:
-        garage = shop.garage(rider.db, rider.account)
+    async def _show_garage(self, rider: Rider) -> None:
+        garage = await rider.off_loop(shop.garage, rider.account)
         self.items = [_item(view) for view in garage.items]
         self.coins, self.gems = garage.coins, garage.gems
         self.loaded = True
@@ -119,7 +119,7 @@ class ShopState(rx.State):
         """The garage and the balances; back from a card payment, the modal checks the payment."""
         if rider.account.is_kid:
             return
-        self._show_garage(rider)
+        await self._show_garage(rider)
         query = self.router.url.query_parameters
         result, order_id = query.get("payment_result"), query.get("orderId", "")
         if result is None:
@@ -227,13 +227,13 @@ class ShopState(rx.State):
         try:
             reward = shop.buy_coins(rider.db, rider.account, bundle_id)
         except shop.NotEnoughGems:
-            self._show_garage(rider)
+            await self._show_garage(rider)
             self.modal_tab = "gems"
             return
         except (shop.ShopRefused, ShopClosed):
             self.modal_stage = "error"
             return
-        self._show_garage(rider)
+        await self._show_garage(rider)
         self.modal_stage, self.modal_message = "success", msg.COINS_ADDED.format(coins=reward)
 
     @rx.event
@@ -259,7 +259,7 @@ class ShopState(rx.State):
             self.modal_stage, self.poll_attempt = "error", 0
             return
         if state.reward:
-            self._show_garage(rider)
+            await self._show_garage(rider)
             self.modal_stage, self.poll_attempt = "success", 0
             self.modal_message = msg.GEMS_ADDED.format(gems=state.reward)
         elif attempt >= POLL_ATTEMPTS:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
-from cycling_site.db import get_session
+from cycling_site.db import get_session, off_loop
 from cycling_site.messages import teams as msg
 from cycling_site.models import Account
 from cycling_site.services import teams
@@ -45,6 +45,19 @@ def card(team: teams.TeamCard, rider_id: int | None, member_of: set[int]) -> dic
 COUNTRY_OPTIONS = [["", msg.NO_COUNTRY], *([code, name] for code, name in teams.country_choices())]
 
 
+def _listed(view: str, account: Account | None, page: int) -> tuple[TeamPage, set[str]]:
+    """A view's page of teams, and which of them the rider is a member of."""
+    with get_session() as db:
+        if view == PUBLIC:
+            found = teams.public_teams(db, page)
+        elif account is None:
+            found = TeamPage([], 1, 0, teams.PER_PAGE, 0)
+        else:
+            found = teams.rider_teams(db, account, view == OWNED, page)
+        ids = [team.team_id for team in found.teams]
+        return found, teams.memberships(db, account.id, ids) if account is not None else set()
+
+
 class TeamsState(rx.State):
     view: str = PUBLIC
     teams: list[dict[str, str]] = []
@@ -64,20 +77,12 @@ class TeamsState(rx.State):
     def pages(self) -> list[int]:
         return page_window(self.current_page, self.last_page)
 
-    def _read(self, account: Account | None, page: int) -> None:
+    async def _read(self, account: Account | None, page: int) -> None:
         """Fills the list of the current view; the page says so when the database cannot be read."""
         self.load_error = ""
         self.rider_known = account is not None
         try:
-            with get_session() as db:
-                if self.view == PUBLIC:
-                    found = teams.public_teams(db, page)
-                elif account is None:
-                    found = TeamPage([], 1, 0, teams.PER_PAGE, 0)
-                else:
-                    found = teams.rider_teams(db, account, self.view == OWNED, page)
-                ids = [team.team_id for team in found.teams]
-                member_of = teams.memberships(db, account.id, ids) if account is not None else set()
+            found, member_of = await off_loop(_listed, self.view, account, page)
         except SQLAlchemyError:
             _log.exception("The teams could not be read")
             self.load_error = msg.LOAD_FAILED
@@ -92,7 +97,7 @@ class TeamsState(rx.State):
     async def _reload(self, page: int) -> None:
         with get_session() as db:
             account = await signed_in_account(self, db)
-        self._read(account, page)
+        await self._read(account, page)
 
     @rx.event
     async def load_public(self):
@@ -144,7 +149,7 @@ class TeamsState(rx.State):
             rider.db.rollback()
             outcome = rx.toast.error(msg.ACTION_FAILED, id="team-error")
         self.acting_on = ""
-        self._read(rider.account, self.current_page)
+        await self._read(rider.account, self.current_page)
         yield outcome
 
     @rx.event
@@ -188,5 +193,5 @@ class TeamsState(rx.State):
         self.create_open = False
         if self.view != PUBLIC:
             self.view = OWNED
-        self._read(rider.account, 1)
+        await self._read(rider.account, 1)
         yield display(msg.TEAM_CREATED.format(name=team.name), id="team-created")

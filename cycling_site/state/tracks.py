@@ -2,8 +2,14 @@
 
 import reflex as rx
 
-from cycling_site.db import get_session
+from cycling_site.db import get_session, off_loop
+from cycling_site.models import Track
 from cycling_site.services import tracks
+
+
+def _all_tracks() -> list[Track]:
+    with get_session() as session:
+        return tracks.list_tracks(session)
 
 
 class TracksState(rx.State):
@@ -11,9 +17,8 @@ class TracksState(rx.State):
     loading: bool = True
 
     @rx.event
-    def load(self) -> None:
-        with get_session() as session:
-            rows = tracks.list_tracks(session)
+    async def load(self) -> None:
+        rows = await off_loop(_all_tracks)
         self.tracks = [
             {"id": str(row.id), "title": row.title, "description": row.description, "image": row.image}
             for row in rows

@@ -141,12 +141,12 @@ class WalletState(rx.State):
         self.fee_percent = float(data["processingFee"])
         self.minimum = data["minimumTransaction"]
 
-    def _read_summary(self, rider: Rider) -> bool:
+    async def _read_summary(self, rider: Rider) -> bool:
         """Fills the header; False when the wallet could not be read (the page says so)."""
         self.loading = True
         self.load_error = ""
         try:
-            self._fill(wallet.summary(rider.db, rider.account))
+            self._fill(await rider.off_loop(wallet.summary, rider.account))
             self.country_code = countries.country_alpha2(rider.account.country)
             self.country_name = countries.country_name(rider.account.country)
         except SQLAlchemyError:
@@ -157,10 +157,12 @@ class WalletState(rx.State):
             self.loading = False
         return True
 
-    def _read_transactions(self, rider: Rider, page: int) -> None:
+    async def _read_transactions(self, rider: Rider, page: int) -> None:
         self.transactions_error = ""
         try:
-            rows, meta = wallet.transactions(rider.db, rider.account, page, wallet.PER_PAGE, self.search)
+            rows, meta = await rider.off_loop(
+                wallet.transactions, rider.account, page, wallet.PER_PAGE, self.search
+            )
         except SQLAlchemyError:
             _log.exception("The transactions could not be read")
             self.transactions_error = msg.TRANSACTIONS_FAILED
@@ -176,8 +178,8 @@ class WalletState(rx.State):
         if rider.account.is_kid:
             return dashboard()
         self.search = ""
-        if self._read_summary(rider):
-            self._read_transactions(rider, 1)
+        if await self._read_summary(rider):
+            await self._read_transactions(rider, 1)
         return None
 
     @rx.event
@@ -187,7 +189,7 @@ class WalletState(rx.State):
         if rider.account.is_kid:
             return dashboard()
         self.search = str(text)[: wallet.SEARCH_MAX]
-        self._read_transactions(rider, 1)
+        await self._read_transactions(rider, 1)
         return None
 
     @rx.event
@@ -195,7 +197,7 @@ class WalletState(rx.State):
     async def go_to_page(self, rider: Rider, page: int):
         if rider.account.is_kid:
             return dashboard()
-        self._read_transactions(rider, int(page))
+        await self._read_transactions(rider, int(page))
         return None
 
 
@@ -231,7 +233,7 @@ class WithdrawalState(WalletState):
         self.amount = ""
         self.errors = {}
         self.submitting = False
-        if not self._read_summary(rider):
+        if not await self._read_summary(rider):
             return None
         if self.status != WalletStatus.approved:
             return [rx.redirect(path_of("wallet"), replace=True), rx.toast.warning(msg.NOT_VERIFIED)]
