@@ -65,6 +65,16 @@ async def off_loop(work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T
     return await anyio.to_thread.run_sync(functools.partial(work, *args, **kwargs))
 
 
+async def in_session(work: Callable[..., T], *args: object) -> T:
+    """`work(session, *args)` in a database session of its own, in a worker thread."""
+
+    def run() -> T:
+        with get_session() as session:
+            return work(session, *args)
+
+    return await off_loop(run)
+
+
 @contextmanager
 def get_session() -> Iterator[Session]:
     with Session(engine, expire_on_commit=False) as session:

@@ -91,27 +91,26 @@ class FinanceState(ReviewConsoleBase, rx.State):
         paid = self.deciding_approve and self.kind == ReviewKind.withdrawal
         return "paid" if paid else super()._decided()
 
-    def _refresh(self, rider: Rider) -> None:
+    async def _refresh(self, rider: Rider) -> None:
         self.checked = True
         self.allowed = self._may_act(rider.account)
         if not self.allowed:
             self.tabs, self.items, self.prize_events = [], [], []
             return
-        counts = finance.pending_counts(rider.db, rider.account)
+        counts = await rider.off_loop(finance.pending_counts, rider.account)
         self.tabs = [QueueTab(kind, queue.title, counts[kind]) for kind, queue in finance.QUEUES.items()]
         if self.kind == PRIZES:
             self.items = []
-            self.prize_events = [
-                _prize_event(event) for event in finance.prize_events(rider.db, rider.account)
-            ]
+            events = await rider.off_loop(finance.prize_events, rider.account)
+            self.prize_events = [_prize_event(event) for event in events]
         else:
             self.prize_events = []
-            found = finance.items(rider.db, rider.account, self.kind, self.status)
+            found = await rider.off_loop(finance.items, rider.account, self.kind, self.status)
             self.items = [review_item(item) for item in found]
 
-    def _submit_decision(self, rider: Rider, form_data: dict) -> None:
-        finance.decide(
-            rider.db,
+    async def _submit_decision(self, rider: Rider, form_data: dict) -> None:
+        await rider.off_loop(
+            finance.decide,
             rider.account,
             self.kind,
             self.deciding_id,
@@ -135,16 +134,16 @@ class FinanceState(ReviewConsoleBase, rx.State):
         self.notice = ""
         self.prize_error_row = f"{event_id}-{account_id}"
         try:
-            credit = finance.credit_prize(
-                rider.db, rider.account, event_id, account_id, form_data.get("amount")
+            credit = await rider.off_loop(
+                finance.credit_prize, rider.account, event_id, account_id, form_data.get("amount")
             )
         except ReviewRefused as exc:
             self.prize_error = str(exc)
-            self._refresh(rider)
+            await self._refresh(rider)
             return
         amount = wallet.btc_text(credit.amount)
         self.notice = wallet_msg.PRIZE_CREDITED.format(
             amount=amount, rider=self._rider_name(event_id, account_id)
         )
         self.prize_error_row = ""
-        self._refresh(rider)
+        await self._refresh(rider)

@@ -4,7 +4,7 @@ from urllib.parse import urlencode
 
 import reflex as rx
 
-from cycling_site.db import get_session
+from cycling_site.db import in_session
 from cycling_site.messages import accounts as msg
 from cycling_site.routes import path_of
 from cycling_site.services import accounts, passwords, tokens, verification
@@ -87,10 +87,9 @@ class LoginState(rx.State):
         return target
 
     @rx.event
-    def resend_verification(self) -> None:
+    async def resend_verification(self) -> None:
         try:
-            with get_session() as session:
-                verification.resend_for_email(session, self.unverified_email, tell_limit=True)
+            await in_session(verification.resend_for_email, self.unverified_email, True)
         except CodeError as exc:
             self.resend_note = str(exc)
         else:
@@ -107,15 +106,14 @@ class LoginState(rx.State):
         yield
         remember = checkbox_on(form_data.get("remember"))
         try:
-            with get_session() as session:
-                result = accounts.login(
-                    session,
-                    str(form_data.get("email", "")),
-                    str(form_data.get("password", "")),
-                    remember,
-                    payload,
-                    self.router.session.client_ip,
-                )
+            result = await in_session(
+                accounts.login,
+                str(form_data.get("email", "")),
+                str(form_data.get("password", "")),
+                remember,
+                payload,
+                self.router.session.client_ip,
+            )
         except FormErrors as exc:
             self.errors = exc.errors
             if isinstance(exc, EmailNotVerified):
@@ -126,8 +124,7 @@ class LoginState(rx.State):
             self.submitting = False
 
         if result.kind == "key":
-            with get_session() as session:
-                code = passwords.forced_reset_code(session, result.account)
+            code = await in_session(passwords.forced_reset_code, result.account)
             yield rx.redirect(f"{path_of('resetpassword')}?{urlencode({'code': code, 'forced': 1})}")
         elif result.kind == "consent":
             yield rx.redirect(consent_page(result.account, result.user_age))

@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from cycling_site.db import get_session
+from cycling_site.db import in_session
 from cycling_site.messages import accounts as msg
 from cycling_site.routes import path_of
 from cycling_site.services import passwords
@@ -21,13 +21,12 @@ class ForgotPasswordState(rx.State):
         self.submitting = False
 
     @rx.event
-    def submit(self, form_data: dict):
+    async def submit(self, form_data: dict):
         self.submitting = True
         self.errors = {}
         yield
         try:
-            with get_session() as session:
-                passwords.request_reset(session, str(form_data.get("email", "")))
+            await in_session(passwords.request_reset, str(form_data.get("email", "")))
         except FormErrors as exc:
             self.errors = exc.errors
             return
@@ -58,18 +57,17 @@ class ResetPasswordState(rx.State):
         self.forced = self.router.url.query_parameters.get("forced") == "1"
 
     @rx.event
-    def submit(self, form_data: dict):
+    async def submit(self, form_data: dict):
         self.submitting = True
         self.errors = {}
         yield
         try:
-            with get_session() as session:
-                passwords.reset(
-                    session,
-                    self._code(),
-                    str(form_data.get("password", "")),
-                    str(form_data.get("repeatPassword", "")),
-                )
+            await in_session(
+                passwords.reset,
+                self._code(),
+                str(form_data.get("password", "")),
+                str(form_data.get("repeatPassword", "")),
+            )
         except FormErrors as exc:
             self.errors = exc.errors
             return

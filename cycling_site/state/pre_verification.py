@@ -58,7 +58,7 @@ class PreVerificationState(rx.State):
     async def submit(self, rider: Rider, form_data: dict):
         form = Form(**{name: str(form_data.get(name, "")) for name in FIELDS})
         try:
-            pre_verification.submit(rider.db, rider.account, form)
+            await rider.off_loop(pre_verification.submit, rider.account, form)
         except SQLAlchemyError:
             self.errors = {"form": msg.SUBMIT_ERROR}
             yield rx.toast.error(msg.SUBMISSION_FAILED, description=msg.SUBMIT_ERROR)

@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
-from cycling_site.db import get_session
+from cycling_site.db import in_session
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account
 from cycling_site.routes import path_of
@@ -127,7 +127,7 @@ class ProfileState(rx.State):
             marketing_consent=checkbox_on(form_data.get("marketing")),
             dob=None if dob is None else str(dob),
         )
-        account = profile.update_profile(rider.db, rider.account, form)
+        account = await rider.off_loop(profile.update_profile, rider.account, form)
         self._fill(account)
         (await self._session_state())._changed(account)
         self.notice = msg.PROFILE_UPDATED
@@ -135,7 +135,7 @@ class ProfileState(rx.State):
     @rider_action(busy="avatar_busy", errors="avatar_error")
     async def _change_avatar(self, rider: Rider, change, done: str):
         """One avatar change for the signed-in rider: busy state, the error, the header and a toast."""
-        account = change(rider.db, rider.account)
+        account = await rider.off_loop(change, rider.account)
         (await self._session_state())._changed(account)
         yield display(done)
 
@@ -168,8 +168,8 @@ class ProfileState(rx.State):
     @rider_action(busy="changing_password", errors="password_errors")
     async def change_password(self, rider: Rider, form_data: dict):
         """Password changed: the session ends and the rider goes to the events (spec 2 section 4)."""
-        profile.change_password(
-            rider.db,
+        await rider.off_loop(
+            profile.change_password,
             rider.account,
             str(form_data.get("current_password", "")),
             str(form_data.get("password", "")),
@@ -188,7 +188,7 @@ class ProfileState(rx.State):
     async def request_deletion(self, rider: Rider):
         """Deletion requested: the link is e-mailed, the session ends, the rider goes to login."""
         session_state = await self._session_state()
-        recipient = profile.request_deletion(rider.db, rider.account, session_state._cookies()[0])
+        recipient = await rider.off_loop(profile.request_deletion, rider.account, session_state._cookies()[0])
         sent = msg.DELETE_EMAIL_SENT if recipient == rider.account.email else msg.DELETE_EMAIL_SENT_KID
         session_state._forget()
         yield [clear_dead_cookies(), display(sent, duration=10000), rx.redirect(path_of("login"))]
@@ -212,8 +212,7 @@ class DeleteUserState(rx.State):
         self.message = msg.DELETE_PENDING
         yield
         try:
-            with get_session() as session:
-                profile.confirm_deletion(session, code)
+            await in_session(profile.confirm_deletion, code)
         except CodeError as exc:
             self.status = "failed"
             self.message = str(exc)

@@ -28,23 +28,23 @@ class RaceControlState(ReviewConsoleBase, rx.State):
     def _views(self) -> Collection[str]:
         return review_queues.QUEUES
 
-    def _refresh(self, rider: Rider) -> None:
+    async def _refresh(self, rider: Rider) -> None:
         self.checked = True
         self.allowed = self._may_act(rider.account)
         if not self.allowed:
             self.tabs, self.items = [], []
             return
-        counts = review_queues.pending_counts(rider.db, rider.account)
+        counts = await rider.off_loop(review_queues.pending_counts, rider.account)
         self.tabs = [
             QueueTab(kind, queue.title, counts[kind]) for kind, queue in review_queues.QUEUES.items()
         ]
-        found = review_queues.items(rider.db, rider.account, self.kind, self.status)
+        found = await rider.off_loop(review_queues.items, rider.account, self.kind, self.status)
         self.items = [review_item(item) for item in found]
 
-    def _submit_decision(self, rider: Rider, form_data: dict) -> None:
+    async def _submit_decision(self, rider: Rider, form_data: dict) -> None:
         category = str(form_data.get("category", ""))
-        review_queues.decide(
-            rider.db,
+        await rider.off_loop(
+            review_queues.decide,
             rider.account,
             self.kind,
             int(self.deciding_id) if self.deciding_id.isdigit() else 0,

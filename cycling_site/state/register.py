@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 
 import reflex as rx
 
-from cycling_site.db import get_session
+from cycling_site.db import in_session
 from cycling_site.messages import accounts as msg
 from cycling_site.routes import path_of
 from cycling_site.services import accounts
@@ -67,8 +67,7 @@ class RegisterState(rx.State):
         self.human_check_reset += 1
         yield
         try:
-            with get_session() as session:
-                registration = accounts.register(session, form)
+            registration = await in_session(accounts.register, form)
         except FormErrors as exc:
             self.errors = exc.errors
             return

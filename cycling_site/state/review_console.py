@@ -120,11 +120,11 @@ class ReviewConsoleBase(rx.State, mixin=True):
         """The kinds `choose_queue` accepts."""
         raise NotImplementedError
 
-    def _refresh(self, rider: Rider) -> None:
+    async def _refresh(self, rider: Rider) -> None:
         """Counts and the chosen queue, read afresh; refused for anyone `_may_act` refuses."""
         raise NotImplementedError
 
-    def _submit_decision(self, rider: Rider, form_data: dict) -> None:
+    async def _submit_decision(self, rider: Rider, form_data: dict) -> None:
         """Decides the item `deciding_id` in the console's service, which raises ReviewRefused."""
         raise NotImplementedError
 
@@ -141,7 +141,7 @@ class ReviewConsoleBase(rx.State, mixin=True):
     async def load(self, rider: Rider):
         self._clear_messages()
         try:
-            self._refresh(rider)
+            await self._refresh(rider)
         except SQLAlchemyError:
             self.error = msg.LOAD_FAILED
 
@@ -151,7 +151,7 @@ class ReviewConsoleBase(rx.State, mixin=True):
         if kind in self._views():
             self.kind = kind
             self._clear_messages()
-        self._refresh(rider)
+        await self._refresh(rider)
 
     @rx.event
     @rider_action(busy="loading", errors="error")
@@ -159,7 +159,7 @@ class ReviewConsoleBase(rx.State, mixin=True):
         if isinstance(status, str) and status in STATUSES:
             self.status = status
             self.notice = ""
-        self._refresh(rider)
+        await self._refresh(rider)
 
     @rx.event
     def ask(self, item_id: str, approve: bool) -> None:
@@ -179,15 +179,15 @@ class ReviewConsoleBase(rx.State, mixin=True):
     async def decide(self, rider: Rider, form_data: dict):
         """A decision already made by someone else, or on an item gone, shows the list as it is now."""
         try:
-            self._submit_decision(rider, form_data)
+            await self._submit_decision(rider, form_data)
         except ReviewRefused as exc:
             self.decision_error = str(exc)
             if str(exc) in (msg.ALREADY_DECIDED, msg.NOT_FOUND):
-                self._refresh(rider)
+                await self._refresh(rider)
             return
         self.notice = msg.DECIDED.format(decision=self._decided())
         self.deciding_id = ""
-        self._refresh(rider)
+        await self._refresh(rider)
 
     @rx.event
     @rider_action(errors="error")
@@ -196,7 +196,7 @@ class ReviewConsoleBase(rx.State, mixin=True):
         if not self._may_act(rider.account):
             return None
         try:
-            url = rider_files.download_url(rider.db, rider.account, file_id)
+            url = await rider.off_loop(rider_files.download_url, rider.account, file_id)
         except FormErrors as exc:
             self.error = next(iter(exc.errors.values()))
             return None

@@ -2,14 +2,8 @@
 
 import reflex as rx
 
-from cycling_site.db import get_session, off_loop
-from cycling_site.models import Track
+from cycling_site.db import in_session
 from cycling_site.services import tracks
-
-
-def _all_tracks() -> list[Track]:
-    with get_session() as session:
-        return tracks.list_tracks(session)
 
 
 class TracksState(rx.State):
@@ -18,7 +12,7 @@ class TracksState(rx.State):
 
     @rx.event
     async def load(self) -> None:
-        rows = await off_loop(_all_tracks)
+        rows = await in_session(tracks.list_tracks)
         self.tracks = [
             {"id": str(row.id), "title": row.title, "description": row.description, "image": row.image}
             for row in rows
