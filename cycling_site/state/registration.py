@@ -6,11 +6,13 @@ Every step is checked by the same service rules the submit applies again; a file
 
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
+from sqlmodel import Session
 
-from cycling_site.db import get_session
+from cycling_site.db import in_session
 from cycling_site.local_time import local
 from cycling_site.messages import events as events_msg
 from cycling_site.messages import registration as msg
+from cycling_site.models import Account
 from cycling_site.models.common import utcnow
 from cycling_site.routes import path_of
 from cycling_site.services import events, phone_otp, registrations, rider_files
@@ -39,6 +41,12 @@ LIVE_FIELDS = ("dob", "id_type", "team_type", "dial_code", "phone", "otp_type", 
 def _event_id(path: str, from_end: int) -> str:
     parts = path.rstrip("/").split("/")
     return parts[-from_end] if len(parts) >= from_end else ""
+
+
+def _wizard_reads(db: Session, event_id: str, account: Account) -> tuple:
+    """The event, the rider's latest registration for it and what the wizard fills in for them."""
+    event = events.get_event(db, event_id)
+    return event, events.latest_registration(db, event, account), registrations.user_data(db, account)
 
 
 class RegistrationState(rx.State):
@@ -104,9 +112,9 @@ class RegistrationState(rx.State):
         self.otp_sent = self.otp_verified = False
         account = rider.account
         try:
-            event = events.get_event(rider.db, _event_id(self.router.url.path, 1))
-            registration = events.latest_registration(rider.db, event, account)
-            user = registrations.user_data(rider.db, account)
+            event, registration, user = await rider.off_loop(
+                _wizard_reads, _event_id(self.router.url.path, 1), account
+            )
         except events.EventNotFound:
             self.error = events_msg.EVENT_NOT_FOUND
             self.loading = False
@@ -194,12 +202,14 @@ class RegistrationState(rx.State):
         self.submitting = self.last_step
         yield
         try:
-            event = events.get_event(rider.db, self.event.get("id", ""))
+            event = await rider.off_loop(events.get_event, self.event.get("id", ""))
             if self.last_step:
-                registrations.submit(rider.db, rider.account, event.id, self._application())
+                await rider.off_loop(registrations.submit, rider.account, event.id, self._application())
                 yield rx.redirect(f"/event/{event.id}/thank-you")
                 return
-            registrations.check_step(rider.db, event, rider.account, self.step, self._application())
+            await rider.off_loop(
+                registrations.check_step, event, rider.account, self.step, self._application()
+            )
         except FormErrors as exc:
             self._show(exc.errors)
             yield focus(*self.errors, STEP_HEADING_ID)
@@ -238,7 +248,7 @@ class RegistrationState(rx.State):
         yield
         data = await files[0].read(rider_files.MAX_FILE_BYTES + 1)
         try:
-            row = rider_files.store(rider.db, rider.account, kind, files[0].name or "", data)
+            row = await rider.off_loop(rider_files.store, rider.account, kind, files[0].name or "", data)
         except FormErrors as exc:
             self.errors = {**self.errors, kind: next(iter(exc.errors.values()))}
             return
@@ -270,7 +280,7 @@ class RegistrationState(rx.State):
         """Opens the rider's own file through a link that lasts a few minutes."""
         key = self.chosen.get(kind, "").split("|", 1)[0]
         try:
-            url = rider_files.download_url(rider.db, rider.account, key)
+            url = await rider.off_loop(rider_files.download_url, rider.account, key)
         except (FormErrors, SQLAlchemyError):
             return rx.toast.error(msg.DOWNLOAD_FAILED, id="download-error")
         return rx.download(url=url)
@@ -292,10 +302,10 @@ class RegistrationState(rx.State):
     async def send_code(self, rider: Rider):
         values = self.values
         try:
-            event = events.get_event(rider.db, self.event.get("id", ""))
+            event = await rider.off_loop(events.get_event, self.event.get("id", ""))
             phone = phone_otp.check_phone(event, values.get("dial_code", ""), values.get("phone", ""))
-            key = phone_otp.send_code(
-                rider.db,
+            key = await rider.off_loop(
+                phone_otp.send_code,
                 rider.account,
                 event,
                 phone,
@@ -315,8 +325,8 @@ class RegistrationState(rx.State):
     async def verify_code(self, rider: Rider):
         values = self.values
         try:
-            phone_otp.verify_code(
-                rider.db,
+            await rider.off_loop(
+                phone_otp.verify_code,
                 rider.account,
                 values.get("otp_key", ""),
                 values.get("sent_to", ""),
@@ -335,12 +345,11 @@ class ThankYouState(rx.State):
     event: dict = {}
 
     @rx.event
-    def load(self) -> None:
+    async def load(self) -> None:
         self.loading = True
         self.error = ""
         try:
-            with get_session() as session:
-                event = events.get_event(session, _event_id(self.router.url.path, 2))
+            event = await in_session(events.get_event, _event_id(self.router.url.path, 2))
         except events.EventNotFound:
             self.error = events_msg.EVENT_NOT_FOUND
             self.loading = False

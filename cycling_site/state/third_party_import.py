@@ -128,7 +128,9 @@ class ImportState(rx.State):
                 return
             self.submitting = True
             yield
-            row = imports.submit(rider.db, rider.account, form, [file["id"] for file in self.files])
+            row = await rider.off_loop(
+                imports.submit, rider.account, form, [file["id"] for file in self.files]
+            )
         except FormErrors as exc:
             self._show_errors(exc.errors)
             return
@@ -172,7 +174,7 @@ class ImportState(rx.State):
             for _name, data in batch:
                 rider_files.check_content(imports.PROOF_KIND, data)
             stored = [
-                rider_files.store(rider.db, rider.account, imports.PROOF_KIND, name, data)
+                await rider.off_loop(rider_files.store, rider.account, imports.PROOF_KIND, name, data)
                 for name, data in batch
             ]
         except FormErrors as exc:
@@ -212,6 +214,6 @@ class ImportState(rx.State):
     async def got_it(self, rider: Rider):
         """Got It on the Congratulations banner marks the approved import seen: the banner goes."""
         try:
-            self._show(imports.set_has_seen(rider.db, rider.account))
+            self._show(await rider.off_loop(imports.set_has_seen, rider.account))
         except SQLAlchemyError:
             self.error = msg.STATUS_FAILED

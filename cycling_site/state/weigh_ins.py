@@ -167,8 +167,8 @@ class WeighInState(rx.State):
         if files:
             upload = (files[0].name or "", await files[0].read(weigh_ins.MAX_PROOF_BYTES + 1))
         try:
-            submission = weigh_ins.submit(
-                rider.db, rider.account, item["event_id"], item["type"], self.weight, upload, utcnow()
+            submission = await rider.off_loop(
+                weigh_ins.submit, rider.account, item["event_id"], item["type"], self.weight, upload, utcnow()
             )
         except events.EventNotFound:
             self.errors = {"event": events_msg.EVENT_NOT_FOUND}
