@@ -48,7 +48,8 @@ class ConnectionsState(rx.State):
     def xert_form_error(self) -> str:
         return self.xert_errors.get("form", "")
 
-    def _refresh(self, rider: Rider) -> None:
+    async def _refresh(self, rider: Rider) -> None:
+        statuses = await rider.off_loop(connections.statuses, rider.account)
         self.apps = [
             AppCard(
                 item.network,
@@ -58,7 +59,7 @@ class ConnectionsState(rx.State):
                 item.external_user,
                 item.terms_page,
             )
-            for item in connections.statuses(rider.db, rider.account)
+            for item in statuses
         ]
         self.loaded = True
 
@@ -70,7 +71,7 @@ class ConnectionsState(rx.State):
         self.busy = ""
         self.confirming = ""
         self.xert_errors = {}
-        self._refresh(rider)
+        await self._refresh(rider)
 
     @rx.event
     @rider_action(errors="error")
@@ -119,14 +120,14 @@ class ConnectionsState(rx.State):
         self.busy = network
         yield
         try:
-            connections.remove_connection(rider.db, rider.account, network)
+            await rider.off_loop(connections.remove_connection, rider.account, network)
         except FormErrors as exc:
             self.error = next(iter(exc.errors.values()))
         else:
             yield display(msg.disconnected(NETWORK_NAMES.get(network, network)))
         finally:
             self.busy = self.confirming = ""
-        self._refresh(rider)
+        await self._refresh(rider)
 
     @rx.event
     @rider_action(busy="xert_submitting", errors="xert_errors")
@@ -135,7 +136,7 @@ class ConnectionsState(rx.State):
         await connections.link_xert(
             rider.db, rider.account, str(form_data.get("username", "")), str(form_data.get("password", ""))
         )
-        self._refresh(rider)
+        await self._refresh(rider)
         yield display(msg.connected(NETWORK_NAMES["xert"]))
 
 

@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from cycling_site.db import get_session
+from cycling_site.db import in_session
 from cycling_site.messages import contact as msg
 from cycling_site.services import contact
 from cycling_site.services.accounts import FormErrors
@@ -30,7 +30,7 @@ class ContactState(rx.State):
         self.submitting = False
 
     @rx.event
-    def submit(self, form_data: dict):
+    async def submit(self, form_data: dict):
         """Shows the busy button at once, then sends; on success confirms and empties the form."""
         self.submitting = True
         self.errors = {}
@@ -38,8 +38,7 @@ class ContactState(rx.State):
         yield
         form = ContactForm(**{name: str(form_data.get(name, "")) for name in CONTACT_FIELDS})
         try:
-            with get_session() as session:
-                contact.send_message(session, form, self.router.session.client_ip)
+            await in_session(contact.send_message, form, self.router.session.client_ip)
         except FormErrors as exc:
             self.errors = exc.errors
             first = next((name for name in CONTACT_FIELDS if name in exc.errors), None)
@@ -64,14 +63,15 @@ class SubscribeState(rx.State):
         self.notice = ""
 
     @rx.event
-    def submit(self, form_data: dict):
+    async def submit(self, form_data: dict):
         self.submitting = True
         self.error = ""
         self.notice = ""
         yield
         try:
-            with get_session() as session:
-                contact.subscribe(session, str(form_data.get("email", "")), self.router.session.client_ip)
+            await in_session(
+                contact.subscribe, str(form_data.get("email", "")), self.router.session.client_ip
+            )
         except FormErrors as exc:
             self.error = next(iter(exc.errors.values()))
             return

@@ -6,7 +6,7 @@ import re
 
 import reflex as rx
 
-from cycling_site.db import get_session
+from cycling_site.db import in_session
 from cycling_site.services import outbox
 from cycling_site.settings import settings
 
@@ -17,9 +17,8 @@ class MailboxState(rx.State):
     messages: list[dict[str, str | list[str]]] = []
     recipient: str = ""
 
-    def _load(self) -> None:
-        with get_session() as session:
-            rows = outbox.recent_messages(session, self.recipient or None)
+    async def _load(self) -> None:
+        rows = await in_session(outbox.recent_messages, self.recipient or None)
         self.messages = [
             {
                 "id": str(row.id),
@@ -33,13 +32,13 @@ class MailboxState(rx.State):
         ]
 
     @rx.event
-    def load(self) -> None:
+    async def load(self) -> None:
         if settings.demo:
             self.recipient = self.router.url.query_parameters.get("to", "")
-            self._load()
+            await self._load()
 
     @rx.event
-    def filter(self, form_data: dict) -> None:
+    async def filter(self, form_data: dict) -> None:
         if settings.demo:
             self.recipient = str(form_data.get("to", "")).strip()
-            self._load()
+            await self._load()

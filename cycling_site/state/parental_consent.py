@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
 
-from cycling_site.db import get_session
+from cycling_site.db import in_session
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account
 from cycling_site.routes import path_of
@@ -41,7 +41,7 @@ class ParentalConsentState(rx.State):
         return self.errors.get("form", "")
 
     @rx.event
-    def load(self):
+    async def load(self):
         params = self.router.url.query_parameters
         handle = params.get("childUserId", "")
         if not handle:
@@ -53,20 +53,18 @@ class ParentalConsentState(rx.State):
             self.sent = False
         self.user_age = params.get("userAge", "")
         self.errors = {}
-        with get_session() as session:
-            approved = parental_consent.is_approved(session, handle)
+        approved = await in_session(parental_consent.is_approved, handle)
         if approved:
             return [display(msg.CONSENT_APPROVED), rx.redirect(path_of("login"), replace=True)]
         return None
 
-    def _send(self, email: str, failed: str):
+    async def _send(self, email: str, failed: str):
         """`failed` is the spec's message for an e-mail that could not be sent (or resent)."""
         self.submitting = True
         self.errors = {}
         yield
         try:
-            with get_session() as session:
-                parental_consent.request_consent(session, self.handle, email)
+            await in_session(parental_consent.request_consent, self.handle, email)
         except FormErrors as exc:
             self.errors = exc.errors
             return
@@ -81,14 +79,16 @@ class ParentalConsentState(rx.State):
         self.run += 1
 
     @rx.event
-    def submit(self, form_data: dict):
-        yield from self._send(str(form_data.get("parentEmail", "")).strip(), msg.EMAIL_SEND_ERROR)
+    async def submit(self, form_data: dict):
+        async for update in self._send(str(form_data.get("parentEmail", "")).strip(), msg.EMAIL_SEND_ERROR):
+            yield update
 
     @rx.event
-    def resend(self):
+    async def resend(self):
         if not self.resend_ready:
             return
-        yield from self._send(self.parent_email, msg.EMAIL_RESEND_ERROR)
+        async for update in self._send(self.parent_email, msg.EMAIL_RESEND_ERROR):
+            yield update
 
     @rx.event
     def allow_resend(self) -> None:
@@ -119,11 +119,10 @@ class ParentApprovalState(rx.State):
         return self.router.url.query_parameters.get("code", "")
 
     @rx.event
-    def load(self) -> None:
+    async def load(self) -> None:
         self.status, self.message = "loading", ""
         try:
-            with get_session() as session:
-                request = parental_consent.review(session, self._code())
+            request = await in_session(parental_consent.review, self._code())
         except CodeError as exc:
             self.status, self.message = "failed", str(exc)
             return
@@ -135,12 +134,11 @@ class ParentApprovalState(rx.State):
         self.status = "review"
 
     @rx.event
-    def decide(self, approve: bool):
+    async def decide(self, approve: bool):
         self.deciding = True
         yield
         try:
-            with get_session() as session:
-                parental_consent.decide(session, self._code(), approve)
+            await in_session(parental_consent.decide, self._code(), approve)
         except CodeError as exc:
             self.status, self.message = "failed", str(exc)
         else:

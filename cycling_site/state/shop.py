@@ -163,7 +163,7 @@ class ShopState(rx.State):
         self.viewing = found
         yield
         with contextlib.suppress(ShopClosed):
-            check = shop.check_purchase(rider.db, rider.account, item_id, found["price"])
+            check = await rider.off_loop(shop.check_purchase, rider.account, item_id, found["price"])
             self.check_error = check.error
             self.coins, self.gems = check.user_coins, check.user_gems
 
@@ -178,9 +178,8 @@ class ShopState(rx.State):
     async def buy(self, rider: Rider):
         item_id = self.viewing.get("id", "")
         with contextlib.suppress(ShopClosed):
-            self.purchase_message = (
-                shop.purchase_item(rider.db, rider.account, item_id) or msg.PURCHASE_SUCCESS
-            )
+            sold = await rider.off_loop(shop.purchase_item, rider.account, item_id)
+            self.purchase_message = sold or msg.PURCHASE_SUCCESS
             self.viewing = {}
 
     @rx.event
@@ -225,7 +224,7 @@ class ShopState(rx.State):
             self.modal_tab = "gems"
             return
         try:
-            reward = shop.buy_coins(rider.db, rider.account, bundle_id)
+            reward = await rider.off_loop(shop.buy_coins, rider.account, bundle_id)
         except shop.NotEnoughGems:
             await self._show_garage(rider)
             self.modal_tab = "gems"

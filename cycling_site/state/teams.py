@@ -141,7 +141,7 @@ class TeamsState(rx.State):
         self.acting_on = str(team_id)
         yield
         try:
-            outcome = display(act(), id=toast_id)
+            outcome = display(await off_loop(act), id=toast_id)
         except FormErrors as refusal:
             outcome = errors_popup(refusal)
         except SQLAlchemyError:
@@ -184,7 +184,7 @@ class TeamsState(rx.State):
         """Bad input keeps the dialog open with its messages; a new team opens the rider's owned teams."""
         values = {key: str(form.get(key, "") or "") for key in ("name", "description", "country")}
         try:
-            team = teams.create(rider.db, rider.account, TeamForm(**values))
+            team = await rider.off_loop(teams.create, rider.account, TeamForm(**values))
         except SQLAlchemyError:
             _log.exception("The team could not be created")
             rider.db.rollback()

@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from cycling_site.db import get_session
+from cycling_site.db import in_session
 from cycling_site.messages import accounts as msg
 from cycling_site.routes import path_of
 from cycling_site.services import verification
@@ -23,24 +23,22 @@ class VerifyLinkState(rx.State):
         return self.router.url.query_parameters.get("es", "")
 
     @rx.event
-    def load(self) -> None:
+    async def load(self) -> None:
         self.status = "pending"
         self.message = self.resend_note = ""
         try:
-            with get_session() as session:
-                verification.verify_link(session, self._code())
+            await in_session(verification.verify_link, self._code())
         except CodeError as exc:
             self.status, self.message = "failed", str(exc)
         else:
             self.status, self.message = "success", msg.EMAIL_VERIFIED
 
     @rx.event
-    def resend(self):
+    async def resend(self):
         self.resending = True
         yield
         try:
-            with get_session() as session:
-                verification.resend_for_link(session, self._code())
+            await in_session(verification.resend_for_link, self._code())
         except CodeError as exc:
             told = (msg.EMAIL_VERIFIED, msg.TOO_MANY_EMAILS)
             self.resend_note = str(exc) if str(exc) in told else msg.EMAIL_RESEND_ERROR
@@ -70,14 +68,13 @@ class VerifyOtpState(rx.State):
             self.user_key = key
 
     @rx.event
-    def submit(self, form_data: dict):
+    async def submit(self, form_data: dict):
         self.submitting = True
         self.errors = {}
         self.notice = ""
         yield
         try:
-            with get_session() as session:
-                verification.verify_otp(session, self.user_key, str(form_data.get("otp", "")))
+            await in_session(verification.verify_otp, self.user_key, str(form_data.get("otp", "")))
         except FormErrors as exc:
             self.errors = exc.errors
             return
@@ -92,11 +89,10 @@ class VerifyOtpState(rx.State):
         yield rx.redirect(path_of("login"))
 
     @rx.event
-    def new_code(self):
+    async def new_code(self):
         self.errors = {}
         try:
-            with get_session() as session:
-                self.user_key = verification.resend_for_key(session, self.user_key)
+            self.user_key = await in_session(verification.resend_for_key, self.user_key)
         except CodeError as exc:
             self.errors = {"form": str(exc) if str(exc) == msg.TOO_MANY_EMAILS else msg.EMAIL_RESEND_ERROR}
         else:

@@ -272,7 +272,7 @@ class WithdrawalState(WalletState):
         yield
         form = {"amount": self.amount, "email": self.withdraw_email, "wallet_address": self.address}
         try:
-            wallet.withdraw(rider.db, rider.account, form)
+            await rider.off_loop(wallet.withdraw, rider.account, form)
         except FormErrors as exc:
             self.errors = exc.errors
             yield WithdrawalState.reenable

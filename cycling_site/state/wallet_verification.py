@@ -12,8 +12,10 @@ import logging
 
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
+from sqlmodel import Session
 
 from cycling_site.messages import wallet as msg
+from cycling_site.models import Account
 from cycling_site.models.wallet import WalletStatus
 from cycling_site.routes import path_of
 from cycling_site.services import countries, rider_files, wallet, wallet_verification
@@ -40,6 +42,17 @@ _log = logging.getLogger(__name__)
 
 def _back_to_wallet(toast: rx.event.EventSpec) -> list[rx.event.EventSpec]:
     return [rx.redirect(path_of("wallet"), replace=True), toast]
+
+
+def _uploads(db: Session, account: Account, kind: str, file_ids: list[str]) -> list[Upload]:
+    """The chosen files of one kind, as the verification form takes them."""
+    rows = [rider_files.owned(db, account, file_id, kind) for file_id in file_ids]
+    return [Upload(row.name, rider_files.read(row)) for row in rows]
+
+
+def _discard(db: Session, account: Account, chosen: list[tuple[str, str]]) -> None:
+    """The files a stored verification has copied are no longer kept as the rider's uploads."""
+    rider_files.discard(db, [rider_files.owned(db, account, file_id, kind) for kind, file_id in chosen])
 
 
 class WalletVerificationState(rx.State):
@@ -81,7 +94,7 @@ class WalletVerificationState(rx.State):
         self.phone_number = self.binance_email = self.phone_code = self.email_code = self.uploading = ""
         self.phone_ok = self.submitting = False
         self.passport, self.screenshots, self.errors = [], [], {}
-        status = wallet.status_of(rider.db, rider.account)
+        status = await rider.off_loop(wallet.status_of, rider.account)
         if status == WalletStatus.approved:
             return _back_to_wallet(rx.toast.info(msg.ALREADY_VERIFIED, id="wallet-already-verified"))
         if status == WalletStatus.pending:
@@ -123,11 +136,18 @@ class WalletVerificationState(rx.State):
         address = self.router.session.client_ip
         try:
             if channel == "phone":
-                wallet_verification.request_phone_otp(
-                    rider.db, rider.account, self.phone_number, self.country, "sms", address
+                await rider.off_loop(
+                    wallet_verification.request_phone_otp,
+                    rider.account,
+                    self.phone_number,
+                    self.country,
+                    "sms",
+                    address,
                 )
             else:
-                wallet_verification.request_email_otp(rider.db, rider.account, self.binance_email, address)
+                await rider.off_loop(
+                    wallet_verification.request_email_otp, rider.account, self.binance_email, address
+                )
         except FormErrors as exc:
             setattr(self, f"{channel}_code", "")
             self.errors = {**self.errors, field_name: next(iter(exc.errors.values()))}
@@ -166,7 +186,10 @@ class WalletVerificationState(rx.State):
             batch = [(file.name or "", await file.read(rider_files.WALLET_FILE_BYTES + 1)) for file in files]
             for _name, data in batch:
                 rider_files.check_content(kind, data)
-            stored = [rider_files.store(rider.db, rider.account, kind, name, data) for name, data in batch]
+            stored = [
+                await rider.off_loop(rider_files.store, rider.account, kind, name, data)
+                for name, data in batch
+            ]
         except FormErrors as exc:
             self.errors = {**self.errors, kind: next(iter(exc.errors.values()))}
             return
@@ -199,9 +222,8 @@ class WalletVerificationState(rx.State):
         elif kind == SCREENSHOT:
             self.screenshots = [file for file in self.screenshots if file["id"] != file_id]
 
-    def _uploads(self, rider: Rider, kind: str, chosen: list[dict[str, str]]) -> list[Upload]:
-        rows = [rider_files.owned(rider.db, rider.account, file["id"], kind) for file in chosen]
-        return [Upload(row.name, rider_files.read(row)) for row in rows]
+    async def _uploads(self, rider: Rider, kind: str, chosen: list[dict[str, str]]) -> list[Upload]:
+        return await rider.off_loop(_uploads, rider.account, kind, [file["id"] for file in chosen])
 
     # --- Submit ---------------------------------------------------------------------------------------------
 
@@ -210,14 +232,14 @@ class WalletVerificationState(rx.State):
     async def submit(self, rider: Rider, form_data: dict):
         self.errors = {}
         try:
-            passport = self._uploads(rider, PASSPORT, self.passport)
+            passport = await self._uploads(rider, PASSPORT, self.passport)
             form = VerificationForm(
                 **{name: str(form_data.get(name, "")) for name in TEXT_FIELDS},
                 terms_accepted=form_data.get("terms_accepted", False),
                 passport_proof=passport[0] if passport else None,
-                binance_screenshots=self._uploads(rider, SCREENSHOT, self.screenshots),
+                binance_screenshots=await self._uploads(rider, SCREENSHOT, self.screenshots),
             )
-            wallet_verification.submit(rider.db, rider.account, form)
+            await rider.off_loop(wallet_verification.submit, rider.account, form)
         except FormErrors as exc:
             self.errors = exc.errors
             if "form" in exc.errors:
@@ -228,11 +250,11 @@ class WalletVerificationState(rx.State):
             self.errors = {"form": msg.VERIFICATION_FAILED}
             return
         chosen = [
-            rider_files.owned(rider.db, rider.account, file["id"], kind)
+            (kind, file["id"])
             for kind, files in ((PASSPORT, self.passport), (SCREENSHOT, self.screenshots))
             for file in files
         ]
-        rider_files.discard(rider.db, chosen)
+        await rider.off_loop(_discard, rider.account, chosen)
         self.passport, self.screenshots = [], []
         yield [
             display(msg.VERIFICATION_SUBMITTED, id="verification-submitted"),
