@@ -33,17 +33,18 @@ def test_production_serves_no_dev_pages(monkeypatch):
     assert "dev-mailbox" not in {route.name for route in pages.served_routes()}
 
 
+@pytest.mark.anyio
 @pytest.mark.parametrize("recipient", ["rider@example.com", ""])
-def test_mailbox_handlers_answer_nothing_in_production(session, monkeypatch, recipient):
+async def test_mailbox_handlers_answer_nothing_in_production(session, monkeypatch, recipient):
     outbox.queue_email(session, "rider@example.com", "Reset your password", f"Open {RESET_LINK}")
     session.commit()
     state = _mailbox()
 
     _use_env(monkeypatch, "production")
-    MailboxState.event_handlers["filter"].fn(state, {"to": recipient})
-    MailboxState.event_handlers["load"].fn(state)
+    await MailboxState.event_handlers["filter"].fn(state, {"to": recipient})
+    await MailboxState.event_handlers["load"].fn(state)
     assert state.messages == []
 
     _use_env(monkeypatch, "demo")
-    MailboxState.event_handlers["filter"].fn(state, {"to": recipient})
+    await MailboxState.event_handlers["filter"].fn(state, {"to": recipient})
     assert [message["links"] for message in state.messages] == [[RESET_LINK]]

@@ -261,16 +261,17 @@ def test_is_approved_for_unknown_children_is_false(session, child_handle):
     assert parental_consent.is_approved(session, child_handle) is False
 
 
-def test_an_email_that_cannot_be_sent_says_so_on_send_and_resend(monkeypatch):
+@pytest.mark.anyio
+async def test_an_email_that_cannot_be_sent_says_so_on_send_and_resend(monkeypatch):
     def outbox_unavailable(*_args):
         raise OperationalError("INSERT INTO outboxmessage", {}, Exception("disk I/O error"))
 
     monkeypatch.setattr(parental_consent, "request_consent", outbox_unavailable)
     state = ParentalConsentState()
-    list(state.submit({"parentEmail": "parent@example.com"}))
+    [update async for update in state.submit({"parentEmail": "parent@example.com"})]
     assert state.errors == {"form": msg.EMAIL_SEND_ERROR}
     assert not state.sent and not state.submitting
 
     state.parent_email, state.sent, state.resend_ready = "parent@example.com", True, True
-    list(state.resend())
+    [update async for update in state.resend()]
     assert state.errors == {"form": msg.EMAIL_RESEND_ERROR}
