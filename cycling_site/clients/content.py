@@ -4,7 +4,8 @@ links, menus and site info, with the API key in its header.
 With no CONTENT_SERVICE_URL the embedded service answers: in this process (httpx ASGI transport) once the
 app serving it has registered itself, otherwise at SITE_URL/content-service. Every HTML field and link is
 sanitised here with nh3: the site never trusts a content service's HTML, remote or not. Menus are kept
-for 300 s and site info for 600 s (spec 3 section 9) unless a caller forces a refresh.
+for 300 s and site info for 600 s (spec 3 section 9) unless a caller forces a refresh; the social links,
+site settings too, as long as site info.
 """
 
 import time
@@ -285,10 +286,16 @@ async def faqs() -> tuple[FaqTopic, ...]:
 
 
 async def social_links() -> SocialLinks:
+    """Site settings like site info, kept as long: every fresh page's footer shows them."""
+    cached = _cached("social_links")
+    if cached is not None:
+        return cached
     data = await _data("GET", wire.SETTING)
-    return _readable(
+    links = _readable(
         lambda d: SocialLinks(**{name: _url(d.get(name)) for name in wire.SOCIAL_NETWORKS}), data
     )
+    _cache["social_links"] = (_clock() + SITE_INFO_SECONDS, links)
+    return links
 
 
 def _menu_items(items: list[dict]) -> tuple[MenuItem, ...]:

@@ -104,6 +104,16 @@ async def test_site_info_is_cached_for_ten_minutes(root, monkeypatch):
     assert (await content.site_info(force_refresh=True)).name == "RideArena UAE"
 
 
+async def test_social_links_are_kept_as_long_as_site_info(root, monkeypatch):
+    assert (await content.social_links()).facebook.startswith("https://")
+    settings_file = root / "settings.yaml"
+    settings_file.write_text(settings_file.read_text().replace("facebook", "facebook_gone", 1))
+    assert (await content.social_links()).facebook.startswith("https://")
+    now = content._clock()
+    monkeypatch.setattr(content, "_clock", lambda: now + content.SITE_INFO_SECONDS + 1)
+    assert (await content.social_links()).facebook == ""
+
+
 async def test_scripts_frames_handlers_and_javascript_links_are_removed(root):
     (root / "pages" / "hostile.md").write_text(HOSTILE_PAGE)
     menus_file = root / "menus.yaml"
