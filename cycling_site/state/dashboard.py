@@ -29,6 +29,7 @@ from cycling_site.wire.activity import MAX_COMPARE, MAX_FIT_BYTES, week_of_month
 TABS = ("profile", "activities", "in-game-shop")
 DEFAULT_TAB = "profile"
 SHOP_TAB = "in-game-shop"
+ACTIVITIES_TAB = "activities"
 PERIODS = ("week", "month", "year")
 DEFAULT_PERIOD = "year"
 DATA_TYPES = ("distance", "elevation")
@@ -233,7 +234,8 @@ class DashboardState(rx.State):
 
     @rx.event
     async def load(self):
-        """Header and overall curve first (what the rider sees on arrival), then progress and rides."""
+        """Header and overall curve first (what the rider sees on arrival), then progress, and the rides
+        when their tab shows."""
         self.profile_loading = True
         self._put(profile_error="", curve_error="", upload_error="", upload_notice="", download_error="")
         self._put(selected=[], compare_curve=[], compare_names=[])
@@ -258,18 +260,25 @@ class DashboardState(rx.State):
             verification_alert_closed=False,
         )
         self.profile_loading = False
-        self.progress_loading = self.activities_loading = True
-        self._put(progress_error="", activities_error="")
+        self.progress_loading = True
+        self._put(progress_error="")
+        # The ride list is read when its tab shows: most visits stay on the Overview.
+        with_rides = self.tab == ACTIVITIES_TAB
+        if with_rides:
+            self.activities_loading = True
+            self._put(activities_error="")
         events = [ImportState.load]
         if account.is_kid and fragment.lstrip("#") == SHOP_TAB:
             events.insert(0, show_hash(DEFAULT_TAB))
         if self.tab == SHOP_TAB:
             events.insert(0, ShopState.load)
         yield events
-        # Progress and rides in this same event: each event of its own cost a session check and an update.
+        # Progress (and rides) in this same event: an event of its own costs a session check and an update.
         await self._fill_progress(rider)
-        await self._fill_rides(rider)
-        self.progress_loading = self.activities_loading = False
+        self.progress_loading = False
+        if with_rides:
+            await self._fill_rides(rider)
+            self.activities_loading = False
 
     @rx.event
     def close_verification_alert(self) -> None:
@@ -277,9 +286,15 @@ class DashboardState(rx.State):
         self.verification_alert_closed = True
 
     def _opened(self, value: str) -> list:
-        """The tab a hash or a click asks for; the shop loads when it opens."""
+        """The tab a hash or a click asks for; the shop and the ride list load when their tab opens."""
         before, self.tab = self.tab, tab_for(value, self.is_kid)
-        return [ShopState.load] if self.tab == SHOP_TAB and before != SHOP_TAB else []
+        if self.tab == before:
+            return []
+        if self.tab == SHOP_TAB:
+            return [ShopState.load]
+        if self.tab == ACTIVITIES_TAB:
+            return [DashboardState.reload_activities]
+        return []
 
     @rx.event
     def hash_changed(self, value: str):

@@ -3,8 +3,11 @@ activity rows in the spec's units."""
 
 import pytest
 
+from reflex.state import State
+
 from cycling_site.state import ride_format
-from cycling_site.state.dashboard import merge_curves, progress_rows, tab_for
+from cycling_site.state.dashboard import DashboardState, merge_curves, progress_rows, tab_for
+from cycling_site.state.shop import ShopState
 
 
 @pytest.mark.parametrize(
@@ -19,6 +22,23 @@ from cycling_site.state.dashboard import merge_curves, progress_rows, tab_for
 )
 def test_tab_for(fragment, is_kid, tab):
     assert tab_for(fragment, is_kid) == tab
+
+
+def _dashboard() -> DashboardState:
+    root = State(_reflex_internal_init=True)
+    return root.get_substate(DashboardState.get_full_name().split(".")[1:])
+
+
+def _loads(events: list) -> list[str]:
+    return [event.fn.__name__ for event in events]
+
+
+def test_the_ride_list_and_the_shop_load_when_their_tab_opens_not_before():
+    dashboard = _dashboard()
+    assert _loads(dashboard._opened("activities")) == [DashboardState.reload_activities.fn.__name__]
+    assert dashboard._opened("#activities") == []
+    assert _loads(dashboard._opened("in-game-shop")) == [ShopState.load.fn.__name__]
+    assert dashboard._opened("profile") == []
 
 
 def test_progress_rows_show_hours_km_and_metres():
