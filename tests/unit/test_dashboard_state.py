@@ -2,7 +2,6 @@
 activity rows in the spec's units."""
 
 import pytest
-
 from reflex.state import State
 
 from cycling_site.state import ride_format
