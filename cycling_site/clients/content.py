@@ -9,8 +9,9 @@ site settings too, as long as site info.
 """
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import nh3
@@ -29,6 +30,7 @@ SAFE_SCHEMES = ("https://", "http://", "mailto:", "tel:")
 _local_app: ASGIApp | None = None
 _clock = time.monotonic
 _cache: dict[str, tuple[float, Any]] = {}
+T = TypeVar("T")
 
 
 class ContentError(Exception):
@@ -287,15 +289,14 @@ async def faqs() -> tuple[FaqTopic, ...]:
 
 async def social_links() -> SocialLinks:
     """Site settings like site info, kept as long: every fresh page's footer shows them."""
-    cached = _cached("social_links")
-    if cached is not None:
-        return cached
+    return await _kept("social_links", SITE_INFO_SECONDS, _fetch_social_links)
+
+
+async def _fetch_social_links() -> SocialLinks:
     data = await _data("GET", wire.SETTING)
-    links = _readable(
+    return _readable(
         lambda d: SocialLinks(**{name: _url(d.get(name)) for name in wire.SOCIAL_NETWORKS}), data
     )
-    _cache["social_links"] = (_clock() + SITE_INFO_SECONDS, links)
-    return links
 
 
 def _menu_items(items: list[dict]) -> tuple[MenuItem, ...]:
@@ -322,29 +323,35 @@ def _menu_items(items: list[dict]) -> tuple[MenuItem, ...]:
     return level(0, frozenset({0}))
 
 
-def _cached(key: str) -> Any:
+async def _kept(key: str, seconds: int, fetch: Callable[[], Awaitable[T]], force_refresh: bool = False) -> T:
+    """`fetch()`'s answer, kept for `seconds` unless a caller forces a refresh."""
     hit = _cache.get(key)
-    return hit[1] if hit and hit[0] > _clock() else None
+    if hit and hit[0] > _clock() and not force_refresh:
+        return hit[1]
+    answer = await fetch()
+    _cache[key] = (_clock() + seconds, answer)
+    return answer
 
 
 async def menus(force_refresh: bool = False) -> dict[str, tuple[MenuItem, ...]]:
-    cached = None if force_refresh else _cached("menus")
-    if cached is not None:
-        return cached
+    return await _kept("menus", MENUS_SECONDS, _fetch_menus, force_refresh)
+
+
+async def _fetch_menus() -> dict[str, tuple[MenuItem, ...]]:
     answer = await _fetch("GET", wire.MENUS, msg.MENUS_FAILED, msg.MENUS_INVALID)
     try:
         listed = {menu["menu_slug"]: menu["items"] for menu in answer["menus"]}
         result = {slug: _menu_items(listed.get(slug) or []) for slug in wire.MENU_SLUGS}
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ContentError(msg.MENUS_INVALID) from exc
-    _cache["menus"] = (_clock() + MENUS_SECONDS, result)
     return result
 
 
 async def site_info(force_refresh: bool = False) -> SiteInfo:
-    cached = None if force_refresh else _cached("site_info")
-    if cached is not None:
-        return cached
+    return await _kept("site_info", SITE_INFO_SECONDS, _fetch_site_info, force_refresh)
+
+
+async def _fetch_site_info() -> SiteInfo:
     answer = await _fetch("GET", wire.SITE_INFO, msg.SITE_INFO_FAILED, msg.SITE_INFO_INVALID)
     try:
         info = SiteInfo(
@@ -355,5 +362,4 @@ async def site_info(force_refresh: bool = False) -> SiteInfo:
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ContentError(msg.SITE_INFO_INVALID) from exc
-    _cache["site_info"] = (_clock() + SITE_INFO_SECONDS, info)
     return info

@@ -55,6 +55,14 @@ def latest_registration(session: Session, event: Event, account: Account | None)
     return session.exec(query).first()
 
 
+def event_and_registration(
+    session: Session, event_id: object, account: Account | None
+) -> tuple[Event, Registration | None]:
+    """An event and the rider's latest registration for it (None for a visitor), read together."""
+    event = get_event(session, event_id)
+    return event, latest_registration(session, event, account)
+
+
 def is_registered(registration: Registration | None) -> bool:
     """A pending or approved registration holds; a declined one leaves the rider free to join again."""
     return registration is not None and registration.status != RegistrationStatus.declined

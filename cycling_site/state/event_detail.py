@@ -2,12 +2,10 @@
 
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session
 
 from cycling_site.db import get_session, off_loop
 from cycling_site.messages import events as msg
 from cycling_site.messages import site as site_msg
-from cycling_site.models import Account
 from cycling_site.models.common import utcnow
 from cycling_site.routes import BY_NAME, path_of
 from cycling_site.services import events
@@ -19,11 +17,6 @@ ROUTE = BY_NAME["event_detail"]
 # What the built page says before an event is loaded (and for an unknown event).
 DEFAULT_TITLE = site_msg.PAGE_TITLE.format(title=ROUTE.title, site=settings.site_name)
 DEFAULT_DESCRIPTION = site_msg.PAGE_DESCRIPTIONS[ROUTE.name].format(site=settings.site_name)
-
-
-def _event_and_registration(db: Session, event_id: str, account: Account | None) -> tuple:
-    event = events.get_event(db, event_id)
-    return event, events.latest_registration(db, event, account)
 
 
 class EventDetailState(rx.State):
@@ -54,7 +47,9 @@ class EventDetailState(rx.State):
             with get_session() as session:
                 account = await signed_in_account(self, session)
                 self.signed_in = account is not None
-                event, registration = await off_loop(_event_and_registration, session, event_id, account)
+                event, registration = await off_loop(
+                    events.event_and_registration, session, event_id, account
+                )
         except events.EventNotFound:
             self.error = msg.EVENT_NOT_FOUND
             self.loading = False

@@ -45,8 +45,8 @@ def _event_id(path: str, from_end: int) -> str:
 
 def _wizard_reads(db: Session, event_id: str, account: Account) -> tuple:
     """The event, the rider's latest registration for it and what the wizard fills in for them."""
-    event = events.get_event(db, event_id)
-    return event, events.latest_registration(db, event, account), registrations.user_data(db, account)
+    event, registration = events.event_and_registration(db, event_id, account)
+    return event, registration, registrations.user_data(db, account)
 
 
 class RegistrationState(rx.State):

@@ -45,7 +45,7 @@ def card(team: teams.TeamCard, rider_id: int | None, member_of: set[int]) -> dic
 COUNTRY_OPTIONS = [["", msg.NO_COUNTRY], *([code, name] for code, name in teams.country_choices())]
 
 
-def _listed(view: str, account: Account | None, page: int) -> tuple[TeamPage, set[str]]:
+def _listed(view: str, account: Account | None, page: int) -> tuple[TeamPage, set[int]]:
     """A view's page of teams, and which of them the rider is a member of."""
     with get_session() as db:
         if view == PUBLIC:
