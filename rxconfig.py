@@ -4,8 +4,8 @@ from pathlib import Path
 
 import reflex as rx
 from reflex.plugins.sitemap import SitemapPlugin
-from reflex_components_radix.plugin import RadixThemesPlugin
 
+from cycling_site.bundling import IconBundlePlugin, SiteColorsThemePlugin
 from cycling_site.settings import settings
 
 # The slowest handler that holds a rider's state lock waits on an outside service: an activity-service
@@ -36,6 +36,9 @@ config = rx.Config(
     # Every page used to load all of Radix Themes (a namespace import kept for dynamic components, which the
     # site has none of); now a page loads only the components it shows.
     frontend_lazy_bundled_libraries=True,
-    plugins=[RadixThemesPlugin(theme=rx.theme(accent_color="orange", gray_color="slate", radius="medium"))],
+    plugins=[
+        SiteColorsThemePlugin(theme=rx.theme(accent_color="orange", gray_color="slate", radius="medium")),
+        IconBundlePlugin(),
+    ],
     disable_plugins=[SitemapPlugin],
 )

@@ -1,7 +1,7 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 
-// recharts and the drawing code are fetched once a page shows a chart, after the page itself has
-// drawn: the page's own script stays small and the chart code runs in a task of its own. Until then
+// recharts and the drawing code are fetched once the page has painted the text around a chart: the
+// rider reads the page while the chart code arrives, and drawing runs in a task of its own. Until then
 // each chart keeps its box (same id, same height), so nothing moves when it arrives.
 const drawn = () => import("./ride_charts_drawn.jsx");
 const later = (name) => lazy(() => drawn().then((module) => ({ default: module[name] })));
@@ -10,30 +10,39 @@ const DrawnPowerCurveChart = later("PowerCurveChart");
 const DrawnRideGraph = later("RideGraph");
 const DrawnProgressBars = later("ProgressBars");
 
-function chartBox(id, height) {
-  return <div id={id} style={{ width: "100%", height }} />;
+function usePainted() {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    let timer;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setPainted(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return painted;
+}
+
+function AfterPaint({ Chart, height, props }) {
+  const box = <div id={props.id} style={{ width: "100%", height }} />;
+  if (!usePainted()) return box;
+  return (
+    <Suspense fallback={box}>
+      <Chart {...props} />
+    </Suspense>
+  );
 }
 
 export function PowerCurveChart(props) {
-  return (
-    <Suspense fallback={chartBox(props.id, props.height ?? 300)}>
-      <DrawnPowerCurveChart {...props} />
-    </Suspense>
-  );
+  return <AfterPaint Chart={DrawnPowerCurveChart} height={props.height ?? 300} props={props} />;
 }
 
 export function RideGraph(props) {
-  return (
-    <Suspense fallback={chartBox(props.id, 220)}>
-      <DrawnRideGraph {...props} />
-    </Suspense>
-  );
+  return <AfterPaint Chart={DrawnRideGraph} height={220} props={props} />;
 }
 
 export function ProgressBars(props) {
-  return (
-    <Suspense fallback={chartBox(props.id, 260)}>
-      <DrawnProgressBars {...props} />
-    </Suspense>
-  );
+  return <AfterPaint Chart={DrawnProgressBars} height={260} props={props} />;
 }

@@ -12,14 +12,48 @@ import {
   Tooltip,
   XAxis,
   YAxis,
+  useChartWidth,
 } from "recharts";
 
 const GRID = "#E3E7EF";
 const MUTED = "#5B6475";
-const AXIS = { fontSize: 12, fill: MUTED };
+// Where a one-line label sits against its tick, as recharts' own <Text> places it.
+const LABEL_SHIFT = { start: "0.71em", middle: "0.355em", end: "0" };
+
+// Axis labels drawn as plain SVG text: recharts' <Text> measures each label in the page (to wrap it), a
+// layout of the whole page per label.
+function AxisLabel({ x, y, payload, index, textAnchor, verticalAnchor, tickFormatter, className }) {
+  return (
+    <text x={x} y={y} dy={LABEL_SHIFT[verticalAnchor]} textAnchor={textAnchor} fontSize={12} fill={MUTED} className={className}>
+      {tickFormatter ? tickFormatter(payload.value, index) : payload.value}
+    </text>
+  );
+}
 // A flat course stays flat on screen: at least 10 m of headroom either side.
 const ELEVATION_DOMAIN = [(min) => Math.floor(min / 10) * 10 - 10, (max) => Math.ceil(max / 10) * 10 + 10];
 const CURVE_TICKS = [1, 5, 15, 30, 60, 300, 600, 1200, 3600, 7200, 14400, 28800, 86400];
+// On a phone the curve keeps the labels at least half a decade apart, so none overlap at any ride length.
+const PHONE_CURVE_TICKS = [1, 15, 60, 300, 1200, 3600, 14400, 86400];
+const PHONE_WIDTH = 480;
+// Room one category label (a month, a week) needs on the axis.
+const LABEL_PX = 36;
+
+// Every axis shows a set number of labels (interval 0 = each tick, n = every (n+1)-th): left to choose,
+// recharts measures each label in the page, which forced a layout of the whole page per label (about
+// 140 of them on the dashboard, a third of a second on a phone).
+// The grid draws horizontal lines only; left alone, it still places (and measures) the vertical ones.
+const NO_LINES = () => [];
+
+function CurveAxis({ maxSeconds, ...props }) {
+  const width = useChartWidth() ?? PHONE_WIDTH;
+  const ticks = (width < PHONE_WIDTH ? PHONE_CURVE_TICKS : CURVE_TICKS).filter((t) => t <= maxSeconds);
+  return <XAxis {...props} ticks={ticks} interval={0} />;
+}
+
+function CategoryAxis({ count, ...props }) {
+  const width = useChartWidth() ?? PHONE_WIDTH;
+  return <XAxis {...props} interval={Math.max(0, Math.ceil((count * LABEL_PX) / width) - 1)} />;
+}
 
 export function formatDuration(seconds) {
   const s = Math.round(seconds);
@@ -78,24 +112,23 @@ function CurveTooltip({ active, payload, label, series }) {
 export function PowerCurveChart({ data, series, colors, height = 300, id }) {
   const rightAxis = series.some((s) => s.axis === "right");
   const maxSeconds = data.length ? data[data.length - 1].seconds : 1;
-  const ticks = CURVE_TICKS.filter((t) => t <= maxSeconds);
   return (
     <div id={id} style={{ width: "100%", height }}>
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={data} margin={{ top: 8, right: rightAxis ? 0 : 12, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={GRID} vertical={false} />
-          <XAxis
+          <CartesianGrid stroke={GRID} vertical={false} verticalCoordinatesGenerator={NO_LINES} />
+          <CurveAxis
+            maxSeconds={maxSeconds}
             dataKey="seconds"
             type="number"
             scale="log"
             domain={[1, Math.max(2, maxSeconds)]}
-            ticks={ticks}
             tickFormatter={formatDuration}
-            tick={AXIS}
+            tick={AxisLabel}
             allowDataOverflow
           />
-          <YAxis yAxisId="left" tick={AXIS} width={44} unit="" />
-          {rightAxis && <YAxis yAxisId="right" orientation="right" tick={AXIS} width={36} />}
+          <YAxis yAxisId="left" tick={AxisLabel} width={44} interval={0} />
+          {rightAxis && <YAxis yAxisId="right" orientation="right" tick={AxisLabel} width={36} interval={0} />}
           <Tooltip content={<CurveTooltip series={series} />} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {series.map((s) => (
@@ -151,18 +184,17 @@ export function RideGraph({ data, dataKey, name, unit, color, axis = "distance",
     <div id={id} style={{ width: "100%", height: 220 }}>
       <ResponsiveContainer width="100%" height="100%">
         <Chart data={data} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={GRID} vertical={false} />
+          <CartesianGrid stroke={GRID} vertical={false} verticalCoordinatesGenerator={NO_LINES} />
           <XAxis
             dataKey={xKey}
             type="number"
             domain={["dataMin", "dataMax"]}
-            tick={AXIS}
+            tick={AxisLabel}
             ticks={ticks}
-            interval={ticks ? 0 : "preserveStartEnd"}
+            interval={0}
             tickFormatter={tickFormatter}
-            minTickGap={ticks ? 0 : 24}
           />
-          <YAxis tick={AXIS} width={44} domain={area ? ELEVATION_DOMAIN : ["auto", "auto"]} />
+          <YAxis tick={AxisLabel} width={44} domain={area ? ELEVATION_DOMAIN : ["auto", "auto"]} interval={0} />
           <Tooltip content={<RideTooltip name={name} unit={unit} />} />
           {average != null && <ReferenceLine y={average} stroke={MUTED} strokeDasharray="4 4" />}
           {area ? (
@@ -198,9 +230,9 @@ export function ProgressBars({ data, dataKey, name, unit, color, id }) {
     <div id={id} style={{ width: "100%", height: 260 }}>
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={GRID} vertical={false} />
-          <XAxis dataKey="label" tick={AXIS} interval="preserveStartEnd" minTickGap={4} />
-          <YAxis tick={AXIS} width={44} />
+          <CartesianGrid stroke={GRID} vertical={false} verticalCoordinatesGenerator={NO_LINES} />
+          <CategoryAxis count={data.length} dataKey="label" tick={AxisLabel} />
+          <YAxis tick={AxisLabel} width={44} interval={0} />
           <Tooltip
             cursor={{ fill: "rgba(11,18,32,.05)" }}
             formatter={(value) => [`${value} ${unit}`, name]}

@@ -196,7 +196,16 @@ def _pages_app() -> Starlette:
     async def data(_request):
         return JSONResponse({"status": True})
 
-    return Starlette(routes=[Route("/auth/login", page), Route("/api/thing", data)])
+    async def script(_request):
+        return PlainTextResponse("export{};", media_type="text/javascript")
+
+    return Starlette(
+        routes=[
+            Route("/auth/login", page),
+            Route("/api/thing", data),
+            Route("/assets/app-0123abcd.js", script),
+        ]
+    )
 
 
 def _directives(response) -> dict[str, str]:
@@ -215,6 +224,16 @@ def test_pages_allow_only_their_own_and_the_builds_inline_scripts(build):
     assert directives["base-uri"] == "'self'"
     assert directives["frame-ancestors"] == "'none'"
     assert directives["worker-src"] == "'self' blob:"
+
+
+def test_the_pages_files_carry_a_short_policy_that_runs_no_script(build):
+    response = TestClient(SiteMiddleware(_pages_app())).get("/assets/app-0123abcd.js")
+    assert _directives(response) == {
+        "script-src": "'none'",
+        "object-src": "'none'",
+        "base-uri": "'self'",
+        "frame-ancestors": "'none'",
+    }
 
 
 def test_the_build_is_read_once(build):

@@ -1,5 +1,6 @@
 """The rider dashboard as a rider uses it: header, Overview (curve, progress), Activities, compare, upload."""
 
+import itertools
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -64,6 +65,28 @@ def test_the_header_shows_the_rider_and_the_overall_curve(page: Page):
     expect(curve.locator(".recharts-legend-item")).to_have_text(["Power", "Power / weight"])
     page.locator("#edit-profile").click()
     expect(page).to_have_url(at("/user/profile"))
+
+
+def test_the_charts_draw_their_axes_without_measuring_labels_and_no_labels_overlap_on_a_phone(
+    phone_page: Page,
+):
+    open_dashboard(phone_page)
+    curve_labels = "#overall-curve .recharts-xAxis-tick-labels text"
+    expect(phone_page.locator(curve_labels).nth(4)).to_have_text("20m")
+    phone_ticks = ["1s", "15s", "1m", "5m", "20m", "1h", "4h", "24h"]
+    texts = phone_page.locator(curve_labels).all_text_contents()
+    assert texts == phone_ticks[: len(texts)]
+    month_labels = "#progress-chart .recharts-xAxis-tick-labels text"
+    expect(phone_page.locator(month_labels).first).to_be_visible()
+    assert phone_page.locator("#recharts_measurement_span").count() == 0
+    for labels in (curve_labels, month_labels):
+        boxes = phone_page.locator(labels).evaluate_all(
+            "texts => texts.map((text) => [text.getBBox().x, text.getBBox().width])"
+        )
+        spans = [(x, x + width) for x, width in boxes]
+        assert len(spans) > 3 and all(end < start for (_, end), (start, _) in itertools.pairwise(spans)), (
+            spans
+        )
 
 
 def test_no_category_badge_until_verification_is_approved(page: Page, db: Session):

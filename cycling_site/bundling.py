@@ -1,0 +1,57 @@
+"""How the frontend build is put together: what each page downloads before it can draw.
+
+- The icons every page uses travel as one file. Left to itself, the build gave each icon shared by two
+  pages a file of its own: the dashboard asked for about twenty 150-byte files before it could draw.
+- Radix Themes' stylesheet carries the colour scales the site uses, not all thirty of them."""
+
+import dataclasses
+
+from reflex.constants import ReactRouter
+from reflex.plugins import Plugin
+from reflex_components_radix.plugin import RadixThemesPlugin
+
+ANCHOR = "codeSplitting: {\n          groups: ["
+ICON_GROUP = """
+            {
+              test: /node_modules\\/lucide-react\\//,
+              name: "icons",
+            },"""
+
+# Every colour scale a page names (accent, grays, color_scheme values); tests/unit/test_bundling.py keeps
+# it in step with the code.
+SITE_COLORS = ("amber", "blue", "gray", "green", "orange", "red", "slate")
+
+
+def group_the_icons(vite_config: str) -> str:
+    """Adds the icons' group to the build's code-splitting groups, once (the file may be kept from the
+    last build)."""
+    if ICON_GROUP in vite_config:
+        return vite_config
+    if ANCHOR not in vite_config:
+        raise RuntimeError(f"vite.config.js has no {ANCHOR!r}: the build's template changed, see bundling.py")
+    return vite_config.replace(ANCHOR, ANCHOR + ICON_GROUP, 1)
+
+
+class IconBundlePlugin(Plugin):
+    """Reflex plugin that edits the generated vite.config.js before each build."""
+
+    def pre_compile(self, **context) -> None:
+        context["add_modify_task"](ReactRouter.VITE_CONFIG_FILE, group_the_icons)
+
+
+@dataclasses.dataclass
+class SiteColorsThemePlugin(RadixThemesPlugin):
+    """Radix Themes with the site's colour scales only: the whole stylesheet is 700 KB to parse before a
+    page draws, a fifth of it scales no page uses."""
+
+    def get_stylesheet_paths(self, **context) -> tuple[str, ...]:
+        if not self.enabled:
+            return ()
+        # The scales before the base tokens, as in Radix's own tokens.css: the base maps the theme's gray
+        # (slate) over the plain gray scale.
+        return (
+            *(f"@radix-ui/themes/tokens/colors/{color}.css" for color in SITE_COLORS),
+            "@radix-ui/themes/tokens/base.css",
+            "@radix-ui/themes/components.css",
+            "@radix-ui/themes/utilities.css",
+        )
