@@ -5,7 +5,7 @@ from pathlib import Path
 import reflex as rx
 from reflex.plugins.sitemap import SitemapPlugin
 
-from cycling_site.bundling import IconBundlePlugin, SiteColorsThemePlugin
+from cycling_site.bundling import ChunkGroupsPlugin, SiteColorsThemePlugin
 from cycling_site.settings import settings
 
 # The slowest handler that holds a rider's state lock waits on an outside service: an activity-service
@@ -38,7 +38,7 @@ config = rx.Config(
     frontend_lazy_bundled_libraries=True,
     plugins=[
         SiteColorsThemePlugin(theme=rx.theme(accent_color="orange", gray_color="slate", radius="medium")),
-        IconBundlePlugin(),
+        ChunkGroupsPlugin(),
     ],
     disable_plugins=[SitemapPlugin],
 )

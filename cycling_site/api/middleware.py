@@ -26,10 +26,11 @@ BUILD_DIR = PROJECT_ROOT / ".web" / "build" / "client"
 BASE_POLICY = "object-src 'none'; base-uri 'self'"
 # Reflex runs call-script events through eval(); the ALTCHA widget solves in a worker made from a blob.
 PAGE_SCRIPT_POLICY = "script-src 'self' 'unsafe-eval' {hashes}; worker-src 'self' blob:"
-# A policy rules only the document it comes with, so the built files (scripts, styles, images) do without
-# the page's 3 KB script list: it went out with each of a page's thirty files. Opened on their own, they run
-# no script.
-BUILT_FILE_SCRIPT_POLICY = "script-src 'none'"
+# A policy rules only the document it comes with, so files (scripts, styles, images, uploads) do without the
+# page's 3 KB script list: it went out with each of a page's thirty files. Opened on their own, they run no
+# script. Pages have no extension in their address; files do.
+FILE_SCRIPT_POLICY = "script-src 'none'"
+FILE = re.compile(r"\.(js|css|svg|png|jpe?g|webp|gif|ico|woff2?|ttf|json|txt|xml)$", re.IGNORECASE)
 COMMON_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"strict-origin-when-cross-origin"),
@@ -133,8 +134,8 @@ class SiteMiddleware:
         framing = "frame-ancestors 'self'" if _under(path, RESULTS_PREFIX) else "frame-ancestors 'none'"
         policy = [BASE_POLICY, framing]
         hashes = _built_hashes()
-        if HASHED_ASSET.match(path):
-            policy.insert(0, BUILT_FILE_SCRIPT_POLICY)
+        if FILE.search(path):
+            policy.insert(0, FILE_SCRIPT_POLICY)
         elif hashes is not None and not any(_under(path, prefix) for prefix in SERVICE_PREFIXES):
             policy.insert(0, PAGE_SCRIPT_POLICY.format(hashes=" ".join([*hashes, *self.runtime_hashes])))
         headers = [

@@ -204,6 +204,7 @@ def _pages_app() -> Starlette:
             Route("/auth/login", page),
             Route("/api/thing", data),
             Route("/assets/app-0123abcd.js", script),
+            Route("/_upload/avatar.SVG", script),
         ]
     )
 
@@ -226,8 +227,9 @@ def test_pages_allow_only_their_own_and_the_builds_inline_scripts(build):
     assert directives["worker-src"] == "'self' blob:"
 
 
-def test_the_pages_files_carry_a_short_policy_that_runs_no_script(build):
-    response = TestClient(SiteMiddleware(_pages_app())).get("/assets/app-0123abcd.js")
+@pytest.mark.parametrize("path", ["/assets/app-0123abcd.js", "/_upload/avatar.SVG"])
+def test_files_carry_a_short_policy_that_runs_no_script(build, path):
+    response = TestClient(SiteMiddleware(_pages_app())).get(path)
     assert _directives(response) == {
         "script-src": "'none'",
         "object-src": "'none'",

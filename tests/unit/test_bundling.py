@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from cycling_site.bundling import ANCHOR, ICON_GROUP, SITE_COLORS, SiteColorsThemePlugin, group_the_icons
+from cycling_site.bundling import ANCHOR, CHUNK_GROUPS, SITE_COLORS, SiteColorsThemePlugin, group_chunks
 from cycling_site.settings import PROJECT_ROOT
 
 # Radix Themes 3's colour scales.
@@ -69,11 +69,11 @@ def test_the_stylesheet_is_the_site_scales_then_radix_base_tokens_components_and
 
 def test_the_icons_group_is_added_once():
     config = f"output: {{\n        {ANCHOR}\n            {{ test: /env.json/ }},\n          ],\n        }},"
-    grouped = group_the_icons(config)
-    assert grouped.count(ICON_GROUP) == 1 and "lucide-react" in grouped
-    assert group_the_icons(grouped) == grouped
+    grouped = group_chunks(config)
+    assert grouped.count(CHUNK_GROUPS) == 1 and "lucide-react" in grouped
+    assert group_chunks(grouped) == grouped
 
 
 def test_a_changed_build_template_stops_the_build():
     with pytest.raises(RuntimeError, match="template changed"):
-        group_the_icons("export default defineConfig({})")
+        group_chunks("export default defineConfig({})")
