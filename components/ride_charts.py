@@ -17,7 +17,8 @@ class PowerCurveChart(rx.Component):
     lib_dependencies = _RECHARTS
     tag = "PowerCurveChart"
 
-    data: rx.Var[list[dict[str, Any]]]
+    # {"seconds": [...], series key: [...]}: one list per column, rows made in the browser.
+    columns: rx.Var[dict[str, list[Any]]]
     series: rx.Var[list[dict[str, Any]]]
     colors: rx.Var[dict[str, str]]
     height: rx.Var[int]

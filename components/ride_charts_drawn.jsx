@@ -1,3 +1,4 @@
+import { useMemo } from "react";
 import {
   Area,
   AreaChart,
@@ -109,7 +110,14 @@ function CurveTooltip({ active, payload, label, series }) {
 
 // Mean-maximal power curves on a log time axis. series: [{key, name, unit, axis: "left"|"right"}];
 // colors: the colour of each series, by its key.
-export function PowerCurveChart({ data, series, colors, height = 300, id }) {
+// Chart rows from columns ({seconds: [...], power: [...], ...}), the form the curves travel in.
+function curveRows(columns) {
+  const keys = Object.keys(columns);
+  return columns.seconds.map((_, i) => Object.fromEntries(keys.map((key) => [key, columns[key][i]])));
+}
+
+export function PowerCurveChart({ columns, series, colors, height = 300, id }) {
+  const data = useMemo(() => curveRows(columns), [columns]);
   const rightAxis = series.some((s) => s.axis === "right");
   const maxSeconds = data.length ? data[data.length - 1].seconds : 1;
   return (

@@ -144,9 +144,9 @@ def _empty(text: str, empty_id: str, icon: str = "activity", hint: str = "") -> 
 
 def _overall_chart(chart_id: str) -> rx.Component:
     return rx.cond(
-        DashboardState.overall_curve.length() > 0,
+        DashboardState.overall_curve["seconds"].length() > 0,
         power_curve_chart(
-            data=DashboardState.overall_curve, series=CURVE_SERIES, colors=CHART_COLOR, id=chart_id
+            columns=DashboardState.overall_curve, series=CURVE_SERIES, colors=CHART_COLOR, id=chart_id
         ),
         _empty(msg.NO_CURVE, f"{chart_id}-empty", "chart-spline"),
     )
@@ -307,9 +307,9 @@ def _compare_card() -> rx.Component:
                 DashboardState.compare_loading,
                 loading_line("Loading the power curves...", "compare-loading"),
                 rx.cond(
-                    DashboardState.compare_curve.length() > 0,
+                    DashboardState.compare_curve["seconds"].length() > 0,
                     power_curve_chart(
-                        data=DashboardState.compare_curve,
+                        columns=DashboardState.compare_curve,
                         series=DashboardState.compare_series,
                         colors=CHART_COLOR,
                         id="compare-curve",

@@ -94,21 +94,28 @@ def progress_rows(grid: dict, imported: imports.RideStats | None = None) -> list
     ]
 
 
-def curve_points(graph: dict) -> list[dict]:
-    """The overall graph's two series (power, power_weight) as chart rows."""
-    return [
-        {"seconds": s, "power": p, "power_weight": w}
-        for s, p, w in zip(graph["seconds"], graph["power"], graph["power_weight"], strict=True)
-    ]
+# Curves travel as columns (the chart makes its rows): as rows, a curve repeated its keys at each of its
+# 170 points, and that was over half of what a dashboard load sent.
+Curve = dict[str, list[float | None]]
 
 
-def merge_curves(compared: list[dict]) -> list[dict]:
-    """One row per duration with a column per compared ride, as the chart draws them."""
-    rows: dict[int, dict] = {}
+def no_curve() -> Curve:
+    return {"seconds": []}
+
+
+def curve_columns(graph: dict) -> Curve:
+    """The overall graph's two series (power, power_weight) against seconds."""
+    return {key: list(graph[key]) for key in ("seconds", "power", "power_weight")}
+
+
+def merge_curves(compared: list[dict]) -> Curve:
+    """The compared rides' power against every duration any of them has; a gap where a ride has none."""
+    seconds = sorted({second for curve in compared for second in curve["seconds"]})
+    columns: Curve = {"seconds": seconds}
     for key, curve in zip(COMPARE_KEYS, compared, strict=False):
-        for seconds, watts in zip(curve["seconds"], curve["power"], strict=True):
-            rows.setdefault(seconds, {"seconds": seconds})[key] = watts
-    return [rows[seconds] for seconds in sorted(rows)]
+        watts = dict(zip(curve["seconds"], curve["power"], strict=True))
+        columns[key] = [watts.get(second) for second in seconds]
+    return columns
 
 
 def _header_reads(db: Session, account: Account) -> tuple[str | None, str]:
@@ -138,10 +145,10 @@ class DashboardState(rx.State):
     verification_reason: str = ""
     verification_alert_closed: bool = False
 
-    overall_curve: list[dict] = []
+    overall_curve: Curve = no_curve()
     curve_error: str = ""
     selected: list[str] = []
-    compare_curve: list[dict] = []
+    compare_curve: Curve = no_curve()
     compare_names: list[str] = []
     compare_loading: bool = False
 
@@ -229,7 +236,7 @@ class DashboardState(rx.State):
             ftp=str(personal["PlayerFtp"]),
             weight=f"{profile['Weight']:g}",
             height=str(profile["HeightCm"]),
-            overall_curve=curve_points(data["overall_average_graph"]),
+            overall_curve=curve_columns(data["overall_average_graph"]),
         )
 
     @rx.event
@@ -238,7 +245,7 @@ class DashboardState(rx.State):
         when their tab shows."""
         self.profile_loading = True
         self._put(profile_error="", curve_error="", upload_error="", upload_notice="", download_error="")
-        self._put(selected=[], compare_curve=[], compare_names=[])
+        self._put(selected=[], compare_curve=no_curve(), compare_names=[])
         try:
             async for update in self._load():
                 yield update
@@ -400,7 +407,7 @@ class DashboardState(rx.State):
         else:
             self.selected = [*self.selected, str(file_id)][-MAX_COMPARE:]
         if not self.selected:
-            self.compare_curve, self.compare_names = [], []
+            self.compare_curve, self.compare_names = no_curve(), []
             return
         try:
             answer = await activity.power_curve(rider.account.uuid, list(self.selected))
@@ -413,7 +420,7 @@ class DashboardState(rx.State):
 
     @rx.event
     def clear_compare(self) -> None:
-        self.selected, self.compare_curve, self.compare_names = [], [], []
+        self.selected, self.compare_curve, self.compare_names = no_curve(), [], []
 
     @rx.event
     @rider_action(errors="download_error")
@@ -482,7 +489,7 @@ class DashboardState(rx.State):
     async def refresh_after_upload(self, rider: Rider):
         overall = await self._fetch_overall(rider.account.uuid)
         if overall is not None:
-            self.overall_curve = curve_points(overall)
+            self.overall_curve = curve_columns(overall)
         yield [DashboardState.load_progress, DashboardState.reload_activities]
 
     @rx.event

@@ -5,7 +5,7 @@ import pytest
 from reflex.state import State
 
 from cycling_site.state import ride_format
-from cycling_site.state.dashboard import DashboardState, merge_curves, progress_rows, tab_for
+from cycling_site.state.dashboard import DashboardState, curve_columns, merge_curves, progress_rows, tab_for
 from cycling_site.state.shop import ShopState
 
 
@@ -66,13 +66,16 @@ def test_progress_rows_show_hours_km_and_metres():
 def test_compared_curves_are_merged_by_duration():
     a = {"seconds": [1, 2, 5, 300], "power": [500, 480, 400, 250]}
     b = {"seconds": [1, 2, 5, 120], "power": [600, 550, 450, 300]}
-    assert merge_curves([a, b]) == [
-        {"seconds": 1, "ride_a": 500, "ride_b": 600},
-        {"seconds": 2, "ride_a": 480, "ride_b": 550},
-        {"seconds": 5, "ride_a": 400, "ride_b": 450},
-        {"seconds": 120, "ride_b": 300},
-        {"seconds": 300, "ride_a": 250},
-    ]
+    assert merge_curves([a, b]) == {
+        "seconds": [1, 2, 5, 120, 300],
+        "ride_a": [500, 480, 400, None, 250],
+        "ride_b": [600, 550, 450, 300, None],
+    }
+
+
+def test_the_overall_curve_travels_as_three_columns():
+    graph = {"seconds": [1, 2], "power": [500, 480], "power_weight": [7.1, 6.9], "heart_rate": [150, 151]}
+    assert curve_columns(graph) == {"seconds": [1, 2], "power": [500, 480], "power_weight": [7.1, 6.9]}
 
 
 def test_an_activity_row_in_the_sites_zone_and_units():
