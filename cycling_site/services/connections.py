@@ -14,6 +14,7 @@ from sqlmodel import Session, delete, select
 
 from cycling_site.clients import oauth
 from cycling_site.clients.oauth import OAuthFailure
+from cycling_site.db import off_loop
 from cycling_site.messages import accounts as account_msg
 from cycling_site.messages import connections as msg
 from cycling_site.models import Account, Connection, OAuthState
@@ -109,6 +110,12 @@ async def authorization_url(
     network = _oauth_network(account, network)
     if network in TERMS_PAGES and not terms_accepted:
         raise FormErrors({"terms": msg.TERMS_REQUIRED.format(name=NETWORK_NAMES[network])})
+    state = await off_loop(_new_state, session, account, network)
+    return await oauth.client_for(network).get_authorization_url(redirect_uri(network), state=state)
+
+
+def _new_state(session: Session, account: Account, network: str) -> str:
+    """A fresh single-use state for the rider's link to the app; expired ones go."""
     now = datetime.now(UTC)
     session.exec(delete(OAuthState).where(OAuthState.expires_at < now))
     state = secrets.token_urlsafe(32)
@@ -116,7 +123,7 @@ async def authorization_url(
         OAuthState(state=state, account_id=account.id, network=network, expires_at=now + STATE_LIFETIME)
     )
     session.commit()
-    return await oauth.client_for(network).get_authorization_url(redirect_uri(network), state=state)
+    return state
 
 
 def _take_state(session: Session, account: Account, network: str, state: str) -> None:
@@ -157,7 +164,7 @@ async def complete_authorization(
         raise ConnectionFailed("unknown app")
     if len(code) > CALLBACK_FIELD_MAX or len(error) > CALLBACK_FIELD_MAX:
         raise ConnectionFailed("oversized callback")
-    _take_state(session, account, network, state)
+    await off_loop(_take_state, session, account, network, state)
     if error:
         raise ConnectionFailed(f"the app answered {error}")
     if not code:
@@ -166,7 +173,7 @@ async def complete_authorization(
         linked = await oauth.client_for(network).link_with_code(code)
     except OAuthFailure as exc:
         raise ConnectionFailed(str(exc)) from exc
-    return _store(session, account, network, linked)
+    return await off_loop(_store, session, account, network, linked)
 
 
 async def link_xert(session: Session, account: Account, username: str, password: str) -> Connection:
@@ -190,7 +197,7 @@ async def link_xert(session: Session, account: Account, username: str, password:
         linked = await oauth.client_for("xert").link_with_password(username, password)
     except OAuthFailure as exc:
         raise ConnectionFailed(str(exc)) from exc
-    return _store(session, account, "xert", linked)
+    return await off_loop(_store, session, account, "xert", linked)
 
 
 def remove_connection(session: Session, account: Account, network: str) -> None:

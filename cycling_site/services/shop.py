@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 
 from cycling_site.clients import payments
 from cycling_site.clients.payments import Checkout, PaymentsUnavailable
+from cycling_site.db import off_loop
 from cycling_site.messages import shop as msg
 from cycling_site.models import Account, Currency, GemOrder, OrderStatus, OwnedItem
 from cycling_site.models.common import utcnow
@@ -203,8 +204,7 @@ async def start_gem_checkout(session: Session, account: Account, bundle_id: str)
         gems=bundle.reward,
         amount_fils=bundle.price,
     )
-    session.add(order)
-    session.commit()
+    await off_loop(_save, session, order)
     try:
         checkout = await payments.create_checkout(
             order.id,
@@ -219,9 +219,13 @@ async def start_gem_checkout(session: Session, account: Account, bundle_id: str)
     if not checkout.url:
         raise ShopRefused(msg.REDIRECT_FAILED, 502)
     order.provider_session_id = checkout.id
+    await off_loop(_save, session, order)
+    return GemCheckout(order.id, checkout.url)
+
+
+def _save(session: Session, order: GemOrder) -> None:
     session.add(order)
     session.commit()
-    return GemCheckout(order.id, checkout.url)
 
 
 def settle(session: Session, checkout: Checkout) -> bool:
@@ -267,11 +271,13 @@ def expire(session: Session, checkout: Checkout) -> None:
 async def order_state(session: Session, account: Account, order_id: str) -> OrderState:
     """getPaymentInfo: the rider's own order; while it is open, the provider is asked whether it is paid."""
     _open_for(account)
-    order = session.get(GemOrder, order_id) if isinstance(order_id, str) and len(order_id) <= 36 else None
+    known = isinstance(order_id, str) and len(order_id) <= 36
+    order = await off_loop(session.get, GemOrder, order_id) if known else None
     if order is None or order.account_id != account.id:
         raise ShopRefused(msg.UNKNOWN_ORDER, 404)
     if order.status == OrderStatus.open and order.provider_session_id:
         with contextlib.suppress(PaymentsUnavailable):
-            settle(session, await payments.retrieve_checkout(order.provider_session_id))
-        session.refresh(order)
+            checkout = await payments.retrieve_checkout(order.provider_session_id)
+            await off_loop(settle, session, checkout)
+        await off_loop(session.refresh, order)
     return OrderState(order.status, order.gems if order.status == OrderStatus.paid else 0)

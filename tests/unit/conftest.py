@@ -4,13 +4,15 @@ import base64
 import json
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import date
 from functools import cache
 
 import pytest
 from altcha import solve_challenge_v1
+from sqlalchemy import event
 from sqlmodel import Session, col, func, select
 
 from cycling_site.db import engine
@@ -131,3 +133,18 @@ def make_account(session: Session) -> Callable[..., Account]:
 
 
 from tests.unit.connections_support import anyio_backend, provider, use_settings  # noqa: E402, F401
+
+
+@contextmanager
+def statement_threads(session: Session) -> Iterator[list[int]]:
+    """The thread each SQL statement of `session`'s engine ran on, while the block runs."""
+    threads: list[int] = []
+
+    def record(*_args) -> None:
+        threads.append(threading.get_ident())
+
+    event.listen(session.get_bind(), "before_cursor_execute", record)
+    try:
+        yield threads
+    finally:
+        event.remove(session.get_bind(), "before_cursor_execute", record)

@@ -2,6 +2,7 @@
 
 import dataclasses
 import socket
+import threading
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -16,7 +17,7 @@ from cycling_site.services import connections
 from cycling_site.services.accounts import FormErrors
 from cycling_site.services.connections import NETWORK_NAMES, ConnectionFailed
 from cycling_site.settings import OAUTH_NETWORKS, load_settings
-from tests.unit.conftest import count
+from tests.unit.conftest import count, statement_threads
 from tests.unit.connections_support import consent, query_of, registration
 
 pytestmark = pytest.mark.anyio
@@ -83,6 +84,17 @@ async def test_staff_connect_whoop(session, make_account, provider):
 
 
 # --- The authorization request ---------------------------------------------------------------------------
+
+
+async def test_linking_uses_the_database_only_off_the_event_loop(session, make_account):
+    rider = make_account()
+    with statement_threads(session) as threads:
+        query = query_of(await connections.authorization_url(session, rider, "strava"))
+        with pytest.raises(ConnectionFailed):
+            await connections.complete_authorization(session, rider, "strava", code="x", state=query["state"])
+        with pytest.raises(ConnectionFailed):
+            await connections.link_xert(session, rider, "rider", "wrong password")
+    assert len(threads) >= 3 and threading.get_ident() not in threads
 
 
 async def test_authorization_url_carries_a_stored_state_bound_to_account_and_app(session, make_account):

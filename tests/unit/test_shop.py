@@ -3,6 +3,7 @@
 The races run on whichever database the suite runs on (SQLite, and PostgreSQL with TEST_DB_URL)."""
 
 import asyncio
+import threading
 import uuid
 
 import pytest
@@ -18,7 +19,7 @@ from cycling_site.services import ledger, shop
 from cycling_site.services.ledger import Move
 from cycling_site.services.shop import ShopClosed, ShopRefused
 from cycling_site.services.shop_catalogue import ITEMS_BY_ID, ItemType
-from tests.unit.conftest import count, form_errors, race
+from tests.unit.conftest import count, form_errors, race, statement_threads
 
 FALCON = ITEMS_BY_ID["frame-falcon-aero"]  # 2400 coins, level 0
 MIRAGE = ITEMS_BY_ID["frame-mirage-tt"]  # level 25
@@ -219,6 +220,19 @@ def test_checkout_through_the_sandbox_pays_and_the_poll_sees_it(session, rider, 
     assert checkout.url.endswith(f"/payments-service/pay/{order.provider_session_id}")
     assert asyncio.run(shop.order_state(session, rider, order.id)) == shop.OrderState("open", 0)
     assert count(session, LedgerEntry) == 0
+
+
+def test_checkout_and_poll_use_the_database_only_off_the_event_loop(session, rider, sandbox):
+    """The rider's tab waits on the provider; other riders' events must not wait on this database work."""
+
+    async def checkout_then_poll():
+        checkout = await shop.start_gem_checkout(session, rider, "gems-100")
+        return threading.get_ident(), await shop.order_state(session, rider, checkout.order_id)
+
+    with statement_threads(session) as threads:
+        loop_thread, state = asyncio.run(checkout_then_poll())
+    assert state == shop.OrderState("open", 0)
+    assert threads and loop_thread not in threads
 
 
 def test_twenty_webhook_deliveries_and_five_polls_credit_once(session, rider, monkeypatch):

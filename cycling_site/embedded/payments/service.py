@@ -22,9 +22,10 @@ import httpx
 from fastapi import APIRouter, Depends, FastAPI, Header, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from sqlmodel import Session, select
+from starlette.datastructures import FormData
 from starlette.types import ASGIApp
 
-from cycling_site.db import get_session, session_per_request
+from cycling_site.db import in_session, off_loop, session_per_request
 from cycling_site.embedded.payments.models import SandboxCheckout
 from cycling_site.models.common import as_utc, utcnow
 from cycling_site.settings import settings
@@ -138,12 +139,17 @@ async def _deliver(kind: str, checkout: dict) -> None:
 
 async def _pay_later(checkout_id: str, delay: float) -> None:
     await asyncio.sleep(delay)
-    with get_session() as session:
-        checkout = session.get(SandboxCheckout, checkout_id)
-        if checkout is None or not _settle_if_due(session, checkout):
-            return
-        paid = _as_stripe(checkout)
-    await _deliver("checkout.session.completed", paid)
+    paid = await in_session(_settled, checkout_id)
+    if paid is not None:
+        await _deliver("checkout.session.completed", paid)
+
+
+def _settled(session: Session, checkout_id: str) -> dict | None:
+    """The checkout as the provider shows it, if this call settled it."""
+    checkout = session.get(SandboxCheckout, checkout_id)
+    if checkout is None or not _settle_if_due(session, checkout):
+        return None
+    return _as_stripe(checkout)
 
 
 # --- The API ------------------------------------------------------------------------------------------
@@ -158,7 +164,10 @@ async def create_session(
 ) -> JSONResponse:
     if not _authorised(authorization):
         return _stripe_error(401, "Invalid API Key provided.", "authentication_error")
-    form = await request.form()
+    return await off_loop(_create_session, session, await request.form(), idempotency_key)
+
+
+def _create_session(session: Session, form: FormData, idempotency_key: str) -> JSONResponse:
     if idempotency_key:
         earlier = session.exec(
             select(SandboxCheckout).where(SandboxCheckout.idempotency_key == idempotency_key[:255])
@@ -223,17 +232,28 @@ def retrieve_session(
 async def expire_session(
     checkout_id: str, session: DB, authorization: Annotated[str, Header()] = ""
 ) -> JSONResponse:
+    checkout = await off_loop(_expire, session, checkout_id, authorization)
+    if isinstance(checkout, JSONResponse):
+        return checkout
+    expired = _as_stripe(checkout)
+    await _deliver("checkout.session.expired", expired)
+    return JSONResponse(expired)
+
+
+def _expire(session: Session, checkout_id: str, authorization: str) -> SandboxCheckout | JSONResponse:
     checkout = _checkout_for(session, checkout_id, authorization)
     if isinstance(checkout, JSONResponse):
         return checkout
     if checkout.status != "open":
         return _stripe_error(400, "Only open checkout sessions can be expired.")
     checkout.status = "expired"
+    _save(session, checkout)
+    return checkout
+
+
+def _save(session: Session, checkout: SandboxCheckout) -> None:
     session.add(checkout)
     session.commit()
-    expired = _as_stripe(checkout)
-    await _deliver("checkout.session.expired", expired)
-    return JSONResponse(expired)
 
 
 # --- The card page ------------------------------------------------------------------------------------
@@ -337,7 +357,7 @@ def card_page(checkout_id: str, session: DB) -> Response:
 
 @router.post("/pay/{checkout_id}")
 async def pay(checkout_id: str, request: Request, session: DB) -> Response:
-    checkout = session.get(SandboxCheckout, checkout_id[:80])
+    checkout = await off_loop(session.get, SandboxCheckout, checkout_id[:80])
     if checkout is None:
         return _page("Not found", "<h1>No such checkout</h1>", 404)
     if checkout.status != "open" or checkout.pay_after is not None:
@@ -349,8 +369,7 @@ async def pay(checkout_id: str, request: Request, session: DB) -> Response:
         return _card_page(checkout, refusal, 400)
     if number == PAYS_LATER:
         checkout.pay_after = utcnow() + timedelta(seconds=settings.payments_slow_card_seconds)
-        session.add(checkout)
-        session.commit()
+        await off_loop(_save, session, checkout)
         task = asyncio.create_task(_pay_later(checkout.id, settings.payments_slow_card_seconds))
         _pending.add(task)
         task.add_done_callback(_pending.discard)
@@ -358,8 +377,7 @@ async def pay(checkout_id: str, request: Request, session: DB) -> Response:
     if number != PAYS_NOW:
         return _card_page(checkout, DECLINED_TEXT if number == DECLINED else TEST_MODE_TEXT, 402)
     checkout.status, checkout.payment_status, checkout.paid_at = "complete", "paid", utcnow()
-    session.add(checkout)
-    session.commit()
+    await off_loop(_save, session, checkout)
     await _deliver("checkout.session.completed", _as_stripe(checkout))
     return RedirectResponse(checkout.success_url, status_code=303)
 
