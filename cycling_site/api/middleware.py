@@ -107,6 +107,19 @@ def cache_policy(scope: Scope, status: int) -> bytes:
     return REVALIDATE
 
 
+def one_vary(headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """The answer's Vary headers as one, each name once: every layer of CORS handling adds its own Origin."""
+    others, names = [], {}
+    for name, value in headers:
+        if name.lower() != b"vary":
+            others.append((name, value))
+            continue
+        for part in value.split(b","):
+            if part.strip():
+                names.setdefault(part.strip().lower(), part.strip())
+    return [*others, (b"vary", b", ".join(names.values()))] if names else others
+
+
 def _wants_page(scope: Scope) -> bool:
     if scope["method"] != "GET" or _under(scope["path"], "/api"):
         return False
@@ -204,7 +217,7 @@ class SiteMiddleware:
                     await send({"type": "http.response.body", "body": b""})
                     started = finished = True
                     return
-                headers = [*message.get("headers", []), *security_headers]
+                headers = [*one_vary(message.get("headers", [])), *security_headers]
                 if not any(name.lower() == b"cache-control" for name, _ in headers):
                     headers.append((b"cache-control", cache_policy(scope, message["status"])))
                 message["headers"] = headers

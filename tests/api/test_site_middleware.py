@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from cycling_site.api import middleware
 from cycling_site.api.main import api
-from cycling_site.api.middleware import MAX_REQUEST_BYTES, SiteMiddleware
+from cycling_site.api.middleware import MAX_REQUEST_BYTES, SiteMiddleware, one_vary
 from cycling_site.messages import site as site_msg
 from cycling_site.settings import settings
 
@@ -286,3 +286,9 @@ def test_an_https_site_url_adds_strict_transport_security_behind_a_proxy(no_buil
     )
     response = TestClient(SiteMiddleware(_pages_app())).get("/auth/login")
     assert response.headers["strict-transport-security"] == "max-age=31536000; includeSubDomains"
+
+
+def test_an_answer_names_each_vary_once():
+    headers = [(b"vary", b"Accept-Encoding, Origin"), (b"x-other", b"1"), (b"Vary", b"origin, Origin")]
+    assert one_vary(headers) == [(b"x-other", b"1"), (b"vary", b"Accept-Encoding, Origin")]
+    assert one_vary([(b"x-other", b"1")]) == [(b"x-other", b"1")]
