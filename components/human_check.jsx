@@ -1,8 +1,9 @@
 import { useEffect, useRef } from "react";
 
 // The ALTCHA widget (a web component). Reports the solved payload, reports when it is
-// cleared, and resets whenever resetKey changes.
-export function HumanCheck({ challengeUrl, resetKey, label, onVerified, onCleared }) {
+// cleared, and resets whenever resetKey changes on a loaded page. The key a page load brings is the
+// tab's last one: resetting then would undo a tick the rider gave while the page was loading.
+export function HumanCheck({ challengeUrl, resetKey, hydrated, label, onVerified, onCleared }) {
   const ref = useRef(null);
   const handlers = useRef({ onVerified, onCleared });
   handlers.current = { onVerified, onCleared };
@@ -27,7 +28,7 @@ export function HumanCheck({ challengeUrl, resetKey, label, onVerified, onCleare
   }, []);
 
   useEffect(() => {
-    if (resetKey && ref.current?.reset) ref.current.reset();
+    if (resetKey && hydrated && ref.current?.reset) ref.current.reset();
   }, [resetKey]);
 
   return (

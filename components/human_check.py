@@ -11,6 +11,9 @@ class HumanCheck(rx.Component):
 
     challenge_url: rx.Var[str]
     reset_key: rx.Var[int]
+    # False while a page load brings the tab's state: a reset key that arrives then is the tab's last one,
+    # not a new reset.
+    hydrated: rx.Var[bool]
     label: rx.Var[str]
     on_verified: rx.EventHandler[passthrough_event_spec(str)]
     on_cleared: rx.EventHandler[no_args_event_spec]

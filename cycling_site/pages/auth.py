@@ -31,6 +31,7 @@ def _human_check(state) -> rx.Component:
         human_check(
             challenge_url=CHALLENGE_URL,
             reset_key=state.human_check_reset,
+            hydrated=rx.State.is_hydrated,
             label="I'm not a robot",
             on_verified=state.human_check_verified,
             on_cleared=state.human_check_cleared,

@@ -30,6 +30,38 @@ from tests.e2e.helpers import (
 HOME = re.compile(r"^http://[^/]+/user/activities/?#profile$")
 
 
+def test_a_tick_given_while_the_page_loads_is_kept_when_the_tabs_state_arrives(page: Page):
+    """A tab that has used the check before brings a newer reset key than the loaded page shows: that key is
+    not a reset. The page's live connection is held back until the rider has ticked the box."""
+    page.goto("/auth/login")
+    fill_login(page, RIDER, "wrong-password")
+    submit(page, "#login-submit")
+    expect(page.locator("#login-error")).to_have_text(msg.LOGIN_FAILED)
+    held: list = []
+    holding = [True]
+
+    def hold_the_server(socket) -> None:
+        server = socket.connect_to_server()
+        server.on_message(
+            lambda message: held.append((socket, message)) if holding[0] else socket.send(message)
+        )
+
+    page.route_web_socket(re.compile(r"/_event"), hold_the_server)
+    page.goto("/auth/login")
+    page.fill("#email", RIDER)
+    page.fill("#password", DEMO_PASSWORD)
+    page.locator("#human-check").get_by_text("I'm not a robot").click()
+    ticked = page.locator("#human-check input[type=checkbox]")
+    expect(ticked).to_be_checked()
+    holding[0] = False
+    for socket, message in held:
+        socket.send(message)
+    expect(page.locator("#login-submit")).to_be_enabled()
+    expect(ticked).to_be_checked()
+    submit(page, "#login-submit")
+    expect(page).to_have_url(HOME)
+
+
 @pytest.mark.multi_worker
 def test_demo_rider_signs_in_and_sees_their_menu(page: Page):
     sign_in(page)
