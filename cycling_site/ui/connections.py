@@ -5,7 +5,7 @@ import reflex as rx
 from cycling_site.messages import connections as msg
 from cycling_site.state.connections import AppCard, ConnectionsState
 from cycling_site.ui.forms import field, form_alert, text_input
-from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
+from cycling_site.ui.theme import COLOR, PRIMARY_BUTTON, RADIUS, SIZE, SPACE
 
 LOADING_ROWS = 4
 
@@ -76,11 +76,7 @@ def _connect_button(app: AppCard, label: str | rx.Component, **props) -> rx.Comp
         label,
         size="3",
         disabled=ConnectionsState.busy != "",
-        background=COLOR["accent"],
-        color="white",
-        font_weight="700",
-        cursor="pointer",
-        _hover={"background": COLOR["accent_dark"]},
+        **PRIMARY_BUTTON,
         aria_label=f"Connect {app.name}",
         **props,
     )
@@ -115,11 +111,7 @@ def _xert_form() -> rx.Component:
                 id="xert-submit",
                 size="3",
                 loading=ConnectionsState.xert_submitting,
-                background=COLOR["accent"],
-                color="white",
-                font_weight="700",
-                cursor="pointer",
-                _hover={"background": COLOR["accent_dark"]},
+                **PRIMARY_BUTTON,
                 width=["100%", "auto"],
             ),
             spacing="3",

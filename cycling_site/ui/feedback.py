@@ -4,7 +4,7 @@ import reflex as rx
 
 from cycling_site.ui.layout import card
 from cycling_site.ui.links import link_button
-from cycling_site.ui.theme import COLOR, SIZE, SPACE
+from cycling_site.ui.theme import COLOR, PRIMARY_BUTTON, SIZE, SPACE
 
 TONE_ICON = {"success": "circle-check", "danger": "circle-x", "warning": "triangle-alert"}
 
@@ -54,12 +54,8 @@ def primary_link(label: str, href: str, **props) -> rx.Component:
         label,
         href=href,
         size="3",
-        background=COLOR["accent"],
-        color="white",
-        font_weight="700",
         letter_spacing="0.04em",
-        cursor="pointer",
-        _hover={"background": COLOR["accent_dark"]},
+        **PRIMARY_BUTTON,
         **props,
     )
 

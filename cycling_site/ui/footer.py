@@ -10,7 +10,7 @@ from cycling_site.state.contact import SUBSCRIBE_FORM_ID, SubscribeState
 from cycling_site.state.content import ChromeState, SocialLink
 from cycling_site.ui.forms import INPUT_STYLE, form_alert
 from cycling_site.ui.header import logo
-from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, RADIUS, SIZE, SPACE
+from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, PRIMARY_BUTTON, RADIUS, SIZE, SPACE
 
 CURRENT_YEAR = rx.Var("new Date().getFullYear()").to(int)
 
@@ -95,11 +95,7 @@ def _subscribe() -> rx.Component:
                     height="44px",
                     loading=SubscribeState.submitting,
                     disabled=~rx.State.is_hydrated | SubscribeState.submitting,
-                    background=COLOR["accent"],
-                    color="white",
-                    font_weight="700",
-                    cursor="pointer",
-                    _hover={"background": COLOR["accent_dark"]},
+                    **PRIMARY_BUTTON,
                 ),
                 spacing="2",
                 width="100%",

@@ -8,7 +8,7 @@ from cycling_site.routes import path_of
 from cycling_site.state.content import ChromeState, MenuGroup, MenuLink
 from cycling_site.state.session import SessionState
 from cycling_site.ui.links import link_button
-from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, FONT, RADIUS, SIZE, SPACE
+from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, FONT, PRIMARY_BUTTON, RADIUS, SIZE, SPACE
 
 MENU_TRIGGER_STYLE = {
     "color": COLOR["on_ink"],
@@ -213,11 +213,7 @@ def _login_button() -> rx.Component:
     return link_button(
         "Login",
         href=path_of("login"),
-        background=COLOR["accent"],
-        color="white",
-        font_weight="700",
-        cursor="pointer",
-        _hover={"background": COLOR["accent_dark"]},
+        **PRIMARY_BUTTON,
         id="header-login",
     )
 

@@ -68,6 +68,15 @@ VISUALLY_HIDDEN = {
     "border": "0",
 }
 
+# The primary action's look (Login, Connect, Subscribe, Verify Account ...): white on the accent, 5.2:1.
+PRIMARY_BUTTON = {
+    "background": COLOR["accent"],
+    "color": "white",
+    "font_weight": "700",
+    "cursor": "pointer",
+    "_hover": {"background": COLOR["accent_dark"]},
+}
+
 DISPLAY_HEADING = {
     "font_family": FONT["display"],
     "font_weight": "800",

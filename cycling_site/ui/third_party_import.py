@@ -16,7 +16,7 @@ from cycling_site.ui.forms import (
     rejection_codes,
     text_input,
 )
-from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, PRIMARY_BUTTON, RADIUS, SIZE, SPACE
 
 State = ImportState
 UPLOAD_ID = "import-proofs"
@@ -29,12 +29,8 @@ def _accent_button(*children, **props) -> rx.Component:
     return rx.button(
         *children,
         size="3",
-        background=COLOR["accent"],
-        color="white",
-        font_weight="700",
         letter_spacing="0.04em",
-        cursor="pointer",
-        _hover={"background": COLOR["accent_dark"]},
+        **PRIMARY_BUTTON,
         **props,
     )
 

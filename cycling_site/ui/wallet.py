@@ -7,7 +7,7 @@ from cycling_site.messages import wallet as msg
 from cycling_site.routes import path_of
 from cycling_site.state.wallet import WalletState
 from cycling_site.ui.links import link_button
-from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, PRIMARY_BUTTON, RADIUS, SIZE, SPACE
 
 State = WalletState
 
@@ -48,11 +48,7 @@ def _action(label: str, icon: str, href: str, **props) -> rx.Component:
         label,
         href=href,
         size="3",
-        background=COLOR["accent"],
-        color="white",
-        font_weight="700",
-        cursor="pointer",
-        _hover={"background": COLOR["accent_dark"]},
+        **PRIMARY_BUTTON,
         width=rx.breakpoints(initial="100%", sm="auto"),
         **props,
     )
