@@ -1,7 +1,8 @@
 """The accessibility check of every page the browser tests visit: axe-core runs in each page of a watched
-browser context once the page has settled after each change of path, and again on the screen a test ends
-on. Every serious or critical violation fails the test that met it; each path is checked once per viewport
-and dialog state, so the check costs a few seconds of a whole run."""
+browser context once the page has settled after each change of path or of the dialog open on it, and again
+on the screen a test ends on. Every serious or critical violation fails the test that met it; each path,
+and each dialog opened on it, is checked once per viewport, so the check costs a few seconds of a whole
+run."""
 
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -20,9 +21,14 @@ _IN_PAGE = """
   if (/^\\/api\\/(docs|redoc)/.test(location.pathname)) return;
   let checking = Promise.resolve();
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  // A screen is the path and the dialog open on it, named by its title: each dialog is checked once.
   const screen = () => {
     const path = location.pathname.replace(/\\/$/, "") || "/";
-    return document.querySelector("[role=dialog], [role=alertdialog]") ? path + " (dialog open)" : path;
+    const dialog = document.querySelector("[role=dialog], [role=alertdialog]");
+    if (!dialog) return path;
+    const title = document.getElementById(dialog.getAttribute("aria-labelledby") || "");
+    const label = (dialog.getAttribute("aria-label") || title?.textContent || "").trim().slice(0, 60);
+    return `${path} (dialog: ${label || "untitled"})`;
   };
   const check = async () => {
     const name = screen();
@@ -48,8 +54,8 @@ _IN_PAGE = """
   let shown = null;
   let timer = null;
   setInterval(() => {
-    if (location.pathname === shown) return;
-    shown = location.pathname;
+    if (screen() === shown) return;
+    shown = screen();
     clearTimeout(timer);
     timer = setTimeout(window.__axeCheck, SETTLE_MS);
   }, 250);
