@@ -48,6 +48,9 @@ class LoginState(rx.State):
         params = self.router.url.query_parameters
         self.errors = {}
         self.submitting = False
+        # A page load shows the check unticked: a payload kept from the tab's last visit would enable Submit
+        # under an empty box.
+        self.human_check_payload = ""
         self.unverified_email = self.resend_note = ""
         self.notice = msg.SESSION_EXPIRED if params.get("reason") in EXPIRY_REASONS else ""
         if redirect := internal_path(params.get("redirect")):

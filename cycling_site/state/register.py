@@ -40,8 +40,10 @@ class RegisterState(rx.State):
 
     @rx.event
     def load(self) -> None:
+        """A page load shows the check unticked, so a payload kept from the tab's last visit goes too."""
         self.errors = {}
         self.submitting = False
+        self.human_check_payload = ""
 
     @rx.event
     def human_check_verified(self, payload: str) -> None:

@@ -20,6 +20,7 @@ from tests.e2e.helpers import (
     RIDER,
     at,
     fill_login,
+    pass_human_check,
     session_cookies,
     sign_in,
     submit,
@@ -88,6 +89,20 @@ def test_submit_waits_for_the_human_check(page: Page):
     expect(page.get_by_text("Using your product account")).to_be_visible()
     expect(page.locator("#remember")).to_be_checked()
     expect(page.locator("#login-submit")).to_be_disabled()
+
+
+def test_a_tick_from_the_tabs_last_visit_does_not_enable_submit(page: Page):
+    """Submit follows the box the rider sees: back on SIGN IN in the same tab, the box is empty again and
+    Submit waits for a new tick."""
+    page.goto("/auth/login")
+    pass_human_check(page, "#login-submit")
+    page.goto("/auth/login")
+    expect(page.locator("#human-check").get_by_text("I'm not a robot")).to_be_visible()
+    expect(page.locator("#human-check input[type=checkbox]")).not_to_be_checked()
+    expect(page.locator("#login-submit")).to_be_disabled()
+    fill_login(page, RIDER, DEMO_PASSWORD)
+    submit(page, "#login-submit")
+    expect(page).to_have_url(HOME)
 
 
 def test_field_messages_and_the_check_resets_after_each_failure(page: Page):

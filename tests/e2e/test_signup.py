@@ -140,6 +140,14 @@ def test_date_of_birth_picker_is_capped(page: Page):
     expect(page.locator("#dob")).to_have_attribute("max", f"{date.today().year - 6}-01-01")
 
 
+def test_a_tick_from_the_tabs_last_visit_does_not_enable_create_account(page: Page):
+    page.goto("/auth/register")
+    pass_human_check(page, SUBMIT)
+    page.goto("/auth/register")
+    expect(page.locator("#human-check input[type=checkbox]")).not_to_be_checked()
+    expect(page.locator(SUBMIT)).to_be_disabled()
+
+
 def test_cancel_goes_to_login(page: Page):
     page.goto("/auth/register")
     page.click("#register-cancel")
