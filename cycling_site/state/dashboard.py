@@ -420,7 +420,7 @@ class DashboardState(rx.State):
 
     @rx.event
     def clear_compare(self) -> None:
-        self.selected, self.compare_curve, self.compare_names = no_curve(), [], []
+        self.selected, self.compare_curve, self.compare_names = [], no_curve(), []
 
     @rx.event
     @rider_action(errors="download_error")

@@ -188,6 +188,21 @@ def test_compare_holds_two_rides_and_restores_the_overall_curve(page: Page):
     expect(page.locator("#activities-overall-curve")).to_be_visible()
 
 
+def test_clear_ends_the_comparison_and_the_rides_can_be_compared_again(page: Page):
+    open_activities(page)
+    boxes = page.locator(".activity-row .compare-checkbox")
+    boxes.nth(0).click()
+    boxes.nth(1).click()
+    expect(page.locator("#compare-curve .recharts-line")).to_have_count(2)
+    page.locator("#compare-clear").click()
+    expect(page.locator("#compare-curve")).to_have_count(0)
+    expect(page.locator("#activities-overall-curve")).to_be_visible()
+    expect(boxes.nth(0)).to_have_attribute("aria-checked", "false")
+    expect(boxes.nth(1)).to_have_attribute("aria-checked", "false")
+    boxes.nth(1).click()
+    expect(page.locator("#compare-curve .recharts-legend-item")).to_have_count(1)
+
+
 @pytest.mark.multi_worker
 def test_download_gives_the_original_fit_file(page: Page, db: Session):
     open_activities(page)
