@@ -54,8 +54,9 @@ _IN_PAGE = """
   let shown = null;
   let timer = null;
   setInterval(() => {
-    if (screen() === shown) return;
-    shown = screen();
+    const now = screen();
+    if (now === shown) return;
+    shown = now;
     clearTimeout(timer);
     timer = setTimeout(window.__axeCheck, SETTLE_MS);
   }, 250);
