@@ -300,8 +300,11 @@ def set_has_seen(session: Session, account: Account) -> ThirdPartyImport:
 
 
 def approved_totals(session: Session, account: Account) -> RideStats | None:
+    return totals_of(latest(session, account))
+
+
+def totals_of(row: ThirdPartyImport | None) -> RideStats | None:
     """The approved import's totals, for the Other Platform column; None without an approved import."""
-    row = latest(session, account)
     if row is None or row.status != ImportStatus.approved:
         return None
     return RideStats(row.total_ride_time, row.total_distance, row.total_elevation)

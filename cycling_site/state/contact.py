@@ -7,6 +7,7 @@ from cycling_site.messages import contact as msg
 from cycling_site.services import contact
 from cycling_site.services.accounts import FormErrors
 from cycling_site.services.contact import ContactForm
+from cycling_site.state.changes import put
 from cycling_site.state.dom import focus, reset_form
 
 CONTACT_FORM_ID = "contact-form"
@@ -59,8 +60,7 @@ class SubscribeState(rx.State):
     @rx.event
     def clear_messages(self) -> None:
         """The footer's notice belongs to the page it was given on, not to the next one."""
-        self.error = ""
-        self.notice = ""
+        put(self, error="", notice="")
 
     @rx.event
     async def submit(self, form_data: dict):

@@ -13,6 +13,7 @@ import reflex as rx
 from cycling_site.clients import content
 from cycling_site.messages import content as msg
 from cycling_site.settings import settings
+from cycling_site.state.changes import put
 from cycling_site.wire.content import SLUG_PATTERN
 
 # Query d=m (the game's in-app browser): no footer for the rest of the visit, no Android block on /support.
@@ -130,21 +131,23 @@ class ChromeState(rx.State):
     @rx.event
     async def load(self) -> None:
         if self.router.url.query_parameters.get(IN_APP_QUERY[0]) == IN_APP_QUERY[1]:
-            self.in_app = IN_APP_QUERY[1]
+            put(self, in_app=IN_APP_QUERY[1])
         try:
             menus = await content.menus()
         except content.ContentError:
             menus = {}
-        self.main_menu = [_group(item) for item in menus.get("main-menu", ())]
-        self.navigation_menu = [_link(item) for item in menus.get("navigation-menu", ())]
-        self.community_menu = [_link(item) for item in menus.get("community-menu", ())]
-        self.menus_loaded = True
+        put(
+            self,
+            main_menu=[_group(item) for item in menus.get("main-menu", ())],
+            navigation_menu=[_link(item) for item in menus.get("navigation-menu", ())],
+            community_menu=[_link(item) for item in menus.get("community-menu", ())],
+            menus_loaded=True,
+        )
         try:
             info = await content.site_info()
         except content.ContentError:
             info = content.SiteInfo(settings.site_name, "/", DEFAULT_LOGO, DEFAULT_LOGO)
-        self.site_name = info.name or settings.site_name
-        self.logo = info.site_logo or DEFAULT_LOGO
+        put(self, site_name=info.name or settings.site_name, logo=info.site_logo or DEFAULT_LOGO)
         if self.social_links:
             return
         try:

@@ -17,9 +17,11 @@ from cycling_site.local_time import local
 from cycling_site.messages import activities as msg
 from cycling_site.models.accounts import Account, VerificationStatus
 from cycling_site.models.common import utcnow
+from cycling_site.models.third_party_import import ThirdPartyImport
 from cycling_site.services import pre_verification, rider_profile, teams
 from cycling_site.services import third_party_import as imports
 from cycling_site.state import ride_format
+from cycling_site.state.changes import put
 from cycling_site.state.hashes import show_hash
 from cycling_site.state.session import Rider, SessionState, rider_action, signed_in_account
 from cycling_site.state.shop import ShopState
@@ -118,9 +120,11 @@ def merge_curves(compared: list[dict]) -> Curve:
     return columns
 
 
-def _header_reads(db: Session, account: Account) -> tuple[str | None, str]:
-    """The header's team and a rejected verification's reason, read together."""
-    return teams.header_team(db, account.id), pre_verification.rejection_reason(db, account)
+def _header_reads(db: Session, account: Account) -> tuple[str | None, str, ThirdPartyImport | None]:
+    """The header's team, a rejected verification's reason and the latest ride import (its banner and the
+    Other Platform column), read together."""
+    team = teams.header_team(db, account.id)
+    return team, pre_verification.rejection_reason(db, account), imports.latest(db, account)
 
 
 class DashboardState(rx.State):
@@ -209,19 +213,14 @@ class DashboardState(rx.State):
     def _today(self) -> date:
         return local(utcnow()).date()
 
-    def _put(self, **values) -> None:
-        """Sets only the values that changed: a page opened again sends the browser only what is new."""
-        for name, value in values.items():
-            if getattr(self, name) != value:
-                setattr(self, name, value)
-
     def _fill_header(self, data: dict) -> None:
         user = data["user"]
         player = data["userData"]["data"]["PlayerData"]
         profile, personal = player["PlayerProfileStruct"], player["PlayerPersonalStruct"]
         approved = user["src_verification_status"] == VerificationStatus.approved
         category = profile["PlayerCategoryId"]
-        self._put(
+        put(
+            self,
             jersey=user["jersey"],
             country_code=user["countryCode"],
             country_name=user["countryName"],
@@ -244,8 +243,8 @@ class DashboardState(rx.State):
         """Header and overall curve first (what the rider sees on arrival), then progress, and the rides
         when their tab shows."""
         self.profile_loading = True
-        self._put(profile_error="", curve_error="", upload_error="", upload_notice="", download_error="")
-        self._put(selected=[], compare_curve=no_curve(), compare_names=[])
+        put(self, profile_error="", curve_error="", upload_error="", upload_notice="", download_error="")
+        put(self, selected=[], compare_curve=no_curve(), compare_names=[])
         try:
             async for update in self._load():
                 yield update
@@ -257,31 +256,33 @@ class DashboardState(rx.State):
     async def _load(self, rider: Rider):
         account = rider.account
         fragment = self.router.url.fragment
-        self._put(is_kid=account.is_kid, tab=tab_for(fragment, account.is_kid))
+        put(self, is_kid=account.is_kid, tab=tab_for(fragment, account.is_kid))
         overall = await self._fetch_overall(account.uuid)
-        team, reason = await rider.off_loop(_header_reads, account)
+        team, reason, latest_import = await rider.off_loop(_header_reads, account)
+        (await self.get_state(ImportState)).opened(latest_import)
         self._fill_header(rider_profile.default_data(account, overall, self._today(), team=team))
-        self._put(
+        put(
+            self,
             verification_status=account.verification_status,
             verification_reason=reason,
             verification_alert_closed=False,
         )
         self.profile_loading = False
         self.progress_loading = True
-        self._put(progress_error="")
+        put(self, progress_error="")
         # The ride list is read when its tab shows: most visits stay on the Overview.
         with_rides = self.tab == ACTIVITIES_TAB
         if with_rides:
             self.activities_loading = True
-            self._put(activities_error="")
-        events = [ImportState.load]
+            put(self, activities_error="")
+        events = []
         if account.is_kid and fragment.lstrip("#") == SHOP_TAB:
-            events.insert(0, show_hash(DEFAULT_TAB))
+            events.append(show_hash(DEFAULT_TAB))
         if self.tab == SHOP_TAB:
-            events.insert(0, ShopState.load)
-        yield events
+            events.append(ShopState.load)
+        yield events or None
         # Progress (and rides) in this same event: an event of its own costs a session check and an update.
-        await self._fill_progress(rider)
+        await self._fill_progress(rider, imports.totals_of(latest_import))
         self.progress_loading = False
         if with_rides:
             await self._fill_rides(rider)
@@ -317,9 +318,9 @@ class DashboardState(rx.State):
     @rx.event
     @rider_action(busy="progress_loading", errors="progress_error", reads_only=True)
     async def load_progress(self, rider: Rider):
-        await self._fill_progress(rider)
+        await self._fill_progress(rider, await rider.off_loop(imports.approved_totals, rider.account))
 
-    async def _fill_progress(self, rider: Rider) -> None:
+    async def _fill_progress(self, rider: Rider, imported: imports.RideStats | None) -> None:
         today = self._today()
         week = week_of_month(today)
         rider_uuid = rider.account.uuid
@@ -329,8 +330,8 @@ class DashboardState(rx.State):
         except activity.ActivityServiceError:
             self.progress_error = msg.PROGRESS_FAILED
             return
-        imported = await rider.off_loop(imports.approved_totals, rider.account)
-        self._put(
+        put(
+            self,
             bars=bars,
             year_label=str(today.year),
             month_label=today.strftime("%b"),
@@ -358,7 +359,8 @@ class DashboardState(rx.State):
             self.activities_error = msg.LIST_FAILED
             return False
         rows = [ride_format.activity_row(row) for row in answer["results"]]
-        self._put(
+        put(
+            self,
             rows=rows if page == 1 else [*self.rows, *rows],
             page=answer["currentPage"],
             finished=answer["currentPage"] >= answer["totalPages"],
@@ -375,7 +377,7 @@ class DashboardState(rx.State):
 
     async def _fill_rides(self, rider: Rider) -> None:
         if self._listed != f"{self.list_type}/{self.sort}":
-            self._put(rows=[], finished=False)
+            put(self, rows=[], finished=False)
         await self._fetch_page(rider, 1)
 
     @rx.event

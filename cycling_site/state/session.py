@@ -25,6 +25,7 @@ from cycling_site.services import profile, tokens
 from cycling_site.services.finance import OFFICERS
 from cycling_site.services.race_control import REVIEWERS
 from cycling_site.services.validation import FormErrors
+from cycling_site.state.changes import put
 
 T = TypeVar("T")
 
@@ -115,7 +116,8 @@ class SessionState(rx.State):
         return check
 
     def _forget(self) -> None:
-        self._put(
+        put(
+            self,
             signed_in=False,
             firstname="",
             lastname="",
@@ -126,7 +128,8 @@ class SessionState(rx.State):
         )
 
     def _show(self, account: Account) -> None:
-        self._put(
+        put(
+            self,
             signed_in=True,
             firstname=account.firstname,
             lastname=account.lastname,
@@ -135,13 +138,6 @@ class SessionState(rx.State):
             is_reviewer=account.role in REVIEWERS,
             is_finance=account.role in OFFICERS,
         )
-
-    def _put(self, **values) -> None:
-        """Sets only what changed: every rider action re-checks the session, and an unchanged header is
-        not sent to the browser again."""
-        for name, value in values.items():
-            if getattr(self, name) != value:
-                setattr(self, name, value)
 
     def _changed(self, account: Account) -> None:
         """The rider changed their own details: the header follows, and no reused verdict shows the old."""
@@ -195,12 +191,17 @@ async def signed_in_account(state: rx.State, db: Session, reads_only: bool = Fal
     check = await (await state.get_state(SessionState))._check(fresh=not reads_only)
     if check.account is None:
         return None
+    if reads_only:
+        # The account as the session check read it: a page's loads only show it, and a second read of the
+        # same row (a thread hop and a query per handler) was a fair share of a dashboard load.
+        return check.account
     return await off_loop(_attach, db, check.account.id)
 
 
 @dataclass(frozen=True)
 class Rider:
-    """What a rider action works with: an open database session and the verified account in it."""
+    """What a rider action works with: an open database session and the verified account (read in it, or
+    for `reads_only` work as the session check read it)."""
 
     db: Session
     account: Account

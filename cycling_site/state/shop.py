@@ -14,6 +14,7 @@ from cycling_site.routes import path_of
 from cycling_site.services import shop
 from cycling_site.services.shop import ShopClosed
 from cycling_site.services.shop_catalogue import BIKE_TYPES, TABS, Bundle, ItemType
+from cycling_site.state.changes import put
 from cycling_site.state.session import Rider, rider_action
 
 PAYMENT_RESULTS = ("success", "error")
@@ -134,9 +135,8 @@ class ShopState(rx.State):
     @rx.event
     def close_dialogs(self) -> None:
         """A new page starts with no shop dialog open, whatever the tab showed before it was left."""
-        self.viewing, self.check_error, self.purchase_message = {}, "", ""
-        self.modal_open, self.modal_stage, self.modal_message, self.poll_attempt = False, "choose", "", 0
-        self.order_id = ""
+        put(self, viewing={}, check_error="", purchase_message="", modal_open=False, modal_stage="choose")
+        put(self, modal_message="", poll_attempt=0, order_id="")
 
     @rx.event
     def select_section(self, section: str) -> None:

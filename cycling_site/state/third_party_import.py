@@ -9,9 +9,11 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from cycling_site.messages import registration as file_msg
 from cycling_site.messages import third_party_import as msg
+from cycling_site.models.third_party_import import ThirdPartyImport
 from cycling_site.services import rider_files
 from cycling_site.services import third_party_import as imports
 from cycling_site.services.validation import FormErrors
+from cycling_site.state.changes import put
 from cycling_site.state.session import Rider, rider_action
 
 STEPS = imports.STEPS
@@ -62,20 +64,19 @@ class ImportState(rx.State):
     def approved_text(self) -> str:
         return msg.APPROVED_TEXT.format(platform=self.platform)
 
-    def _show(self, row) -> None:
-        self.banner = imports.banner(row)
-        self.platform = row.migration_platform if row else ""
-        self.reason = row.reason if row else ""
+    def _show(self, row: ThirdPartyImport | None) -> None:
+        put(
+            self,
+            banner=imports.banner(row),
+            platform=row.migration_platform if row else "",
+            reason=row.reason if row else "",
+        )
 
-    @rx.event
-    @rider_action(errors="error", reads_only=True)
-    async def load(self, rider: Rider):
-        """On every dashboard load; the wizard starts closed (the state outlives a page reload)."""
-        self.wizard_open = self.submitted = False
-        try:
-            self._show(await rider.off_loop(imports.latest, rider.account))
-        except SQLAlchemyError:
-            self.error = msg.STATUS_FAILED
+    def opened(self, row: ThirdPartyImport | None) -> None:
+        """Every dashboard load shows the latest import, read with the dashboard's header; the wizard starts
+        closed (the state outlives a page reload)."""
+        put(self, error="", wizard_open=False, submitted=False)
+        self._show(row)
 
     @rx.event
     def open_wizard(self) -> None:

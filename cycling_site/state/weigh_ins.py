@@ -18,6 +18,7 @@ from cycling_site.messages import weigh_ins as msg
 from cycling_site.models.common import utcnow
 from cycling_site.services import events, weigh_ins
 from cycling_site.services.validation import FormErrors
+from cycling_site.state.changes import put
 from cycling_site.state.session import Rider, rider_action
 from cycling_site.state.site_messages import display
 
@@ -84,13 +85,12 @@ class WeighInState(rx.State):
         except SQLAlchemyError:
             _log.exception("Weigh-ins could not be read")
             return
-        self.items = owed
         # A window already open shows with the items, in the same update: waiting for its countdown's first
         # tick would show it a round trip after the dashboard and push the tabs down.
         started_by = weigh_ins.iso(now)
         opened = {item["key"] for item in owed if item["start_time"] <= started_by}
-        self.started = [item["key"] for item in owed if item["key"] in opened or item["key"] in self.started]
-        self.warnings = []
+        started = [item["key"] for item in owed if item["key"] in opened or item["key"] in self.started]
+        put(self, items=owed, started=started, warnings=[])
 
     @rx.event
     def window_started(self, key: str) -> None:

@@ -355,10 +355,15 @@ async def hold(server: Server, riders: list[Rider], think: float, duration: floa
     cpu, own = server.cpu_seconds(), time.process_time()
     # The riders arrive over the first think period, each with a dashboard of their own.
     arrivals = Tally()
+    # The server's CPU and the held loads done once every rider has arrived: a held load's own cost, apart
+    # from the arrivals' fresh pages.
+    settled: list[tuple[float, int]] = []
 
     async def ride(rider: Rider, delay: float) -> None:
         await asyncio.sleep(delay)
         await arrivals.measure(rider.open_dashboard)
+        if len(arrivals.timings) + len(arrivals.errors) == len(riders):
+            settled.append((server.cpu_seconds(), len(tally.timings)))
         while time.monotonic() - start < duration:
             await asyncio.sleep(think * random.uniform(0.5, 1.5))
             if time.monotonic() - start >= duration:
@@ -378,6 +383,10 @@ async def hold(server: Server, riders: list[Rider], think: float, duration: floa
     result["harness_cpu_percent"] = round(100 * (time.process_time() - own) / elapsed, 1)
     shares = (result["server_cpu_percent"], result["server_rss_mb"], result["harness_cpu_percent"])
     print("  server CPU {} % of one core, RSS {} MB (this harness: {} % of one core)".format(*shares))
+    if settled and len(tally.timings) > settled[0][1]:
+        held_cpu = (server.cpu_seconds() - settled[0][0]) * 1000 / (len(tally.timings) - settled[0][1])
+        result["server_cpu_ms_per_held_load"] = round(held_cpu, 1)
+        print(f"  server CPU per held load, once all riders arrived: {held_cpu:.1f} ms")
     return result
 
 
