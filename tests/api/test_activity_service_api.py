@@ -223,6 +223,19 @@ def test_progress_routes(client, session, rider):
     assert bad.status_code == 400
 
 
+def test_progress_asked_again_follows_each_new_ride(client, session, rider):
+    add_ride(session, rider.uuid, small_fit(START, seconds=1200, speed=10))
+    wall_path, year_path = f"/progressWall/{rider.uuid}/2026/11/1", f"/progress/{rider.uuid}/year/2026"
+    wall = _get(client, wall_path, {"uuid": rider.uuid}).json()["data"]
+    assert _get(client, wall_path, {"uuid": rider.uuid}).json()["data"] == wall
+    assert _get(client, year_path, {"uuid": rider.uuid}).json()["data"][10]["distance"] == 12.0
+    add_ride(session, rider.uuid, small_fit(START + timedelta(hours=3), seconds=600, speed=10))
+    wall = _get(client, wall_path, {"uuid": rider.uuid}).json()["data"]
+    assert wall["overall"]["allRides"] == wall["year"]["allRides"] == 2
+    assert wall["overall"]["distance"] == wall["month"]["distance"] == 18.0
+    assert _get(client, year_path, {"uuid": rider.uuid}).json()["data"][10]["distance"] == 18.0
+
+
 def test_default_data_for_the_rider_profile(client, session, make_account):
     rider = make_account(ftp=280, level=12, category_id=2, verification_status="approved")
     teams.create(session, rider, TeamForm("Desert Falcons"))

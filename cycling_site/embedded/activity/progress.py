@@ -6,8 +6,11 @@ week, plus one).
 """
 
 import calendar
-from collections.abc import Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from datetime import date, datetime, time, timedelta
+from typing import TypeVar
 
 from sqlalchemy import case, func
 from sqlmodel import Session, select
@@ -20,6 +23,37 @@ from cycling_site.wire.activity import first_week_start, week_of_month
 PERIODS = ("year", "month", "week")
 YEAR_RANGE = (2000, 2100)
 BAD_PERIOD = "Year, month and week must name a real period."
+# Figures kept for riders whose rides have not changed since: the dashboard asks for them on every visit.
+KEPT_ANSWERS = 4096
+
+T = TypeVar("T")
+_kept: OrderedDict[tuple, object] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def _rides_version(session: Session, rider_uuid: str) -> tuple:
+    """Rides are only ever added, so their count and latest id change with every new one; the latest stored
+    time tells apart a database reset under a running site that happens to reach the same count."""
+    query = select(func.count(), func.max(Ride.id), func.max(Ride.created_at)).where(
+        Ride.rider_uuid == rider_uuid
+    )
+    return tuple(session.exec(query).one())
+
+
+def _kept_or(session: Session, rider_uuid: str, question: tuple, work: Callable[[], T]) -> T:
+    """The answer to `question` worked out for the rider's rides as they are now, or `work()` kept for next
+    time. One small read instead of the rides themselves."""
+    key = (rider_uuid, *_rides_version(session, rider_uuid), *question)
+    with _kept_lock:
+        if key in _kept:
+            _kept.move_to_end(key)
+            return _kept[key]  # type: ignore[return-value]
+    answer = work()
+    with _kept_lock:
+        _kept[key] = answer
+        while len(_kept) > KEPT_ANSWERS:
+            _kept.popitem(last=False)
+    return answer
 
 
 def weeks_in_month(year: int, month: int) -> int:
@@ -94,12 +128,18 @@ def _overall(session: Session, rider_uuid: str) -> dict:
 def progress_wall(session: Session, rider_uuid: str, year: int, month: int, week: int) -> dict:
     """The progress grid: overall, this year, this month and this week."""
     check_period(year, month, week)
-    spans = {period: period_days(period, year, month, week) for period in PERIODS}
-    rows = _rows(session, rider_uuid, min(s for s, _ in spans.values()), max(e for _, e in spans.values()))
-    grid = {"overall": _overall(session, rider_uuid)}
-    for period, (start, end) in spans.items():
-        grid[period] = _figures(row for row in rows if start <= row[0] < end)
-    return grid
+
+    def work() -> dict:
+        spans = {period: period_days(period, year, month, week) for period in PERIODS}
+        rows = _rows(
+            session, rider_uuid, min(s for s, _ in spans.values()), max(e for _, e in spans.values())
+        )
+        grid = {"overall": _overall(session, rider_uuid)}
+        for period, (start, end) in spans.items():
+            grid[period] = _figures(row for row in rows if start <= row[0] < end)
+        return grid
+
+    return _kept_or(session, rider_uuid, ("wall", year, month, week), work)
 
 
 def progress_bars(
@@ -109,6 +149,15 @@ def progress_bars(
     if period not in PERIODS:
         raise ActivityError(BAD_PERIOD)
     check_period(year, month, week)
+    return _kept_or(
+        session,
+        rider_uuid,
+        (period, year, month, week),
+        lambda: _bars(session, rider_uuid, period, year, month, week),
+    )
+
+
+def _bars(session: Session, rider_uuid: str, period: str, year: int, month: int, week: int) -> list[dict]:
     start, end = period_days(period, year, month, week)
     rows = _rows(session, rider_uuid, start, end)
     if period == "year":
