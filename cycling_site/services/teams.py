@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 import pycountry
-from sqlalchemy import delete, false, func, true
+from sqlalchemy import bindparam, delete, false, func, true
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -187,17 +187,21 @@ def memberships(session: Session, account_id: int, team_ids: list[int]) -> set[i
     )
 
 
+# Read on every dashboard load: built once.
+_HEADER_TEAM = (
+    select(Team.name)
+    .join(TeamMembership, col(TeamMembership.team_id) == col(Team.id))
+    .where(TeamMembership.account_id == bindparam("account_id"))
+    .order_by(col(TeamMembership.joined_at).desc(), col(TeamMembership.id).desc())
+    .limit(1)
+)
+
+
 def header_team(session: Session, account_id: int | None) -> str | None:
     """The team shown beside the rider's name: the one joined most recently."""
     if account_id is None:
         return None
-    return session.exec(
-        select(Team.name)
-        .join(TeamMembership, col(TeamMembership.team_id) == col(Team.id))
-        .where(TeamMembership.account_id == account_id)
-        .order_by(col(TeamMembership.joined_at).desc(), col(TeamMembership.id).desc())
-        .limit(1)
-    ).first()
+    return session.exec(_HEADER_TEAM, params={"account_id": account_id}).first()
 
 
 def create(session: Session, account: Account, form: TeamForm) -> Team:

@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass, fields
 
 from pydantic import AnyHttpUrl, TypeAdapter, ValidationError
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
@@ -202,13 +203,16 @@ def check_step(step: str, form: ImportForm) -> None:
 # --- The rider's import ------------------------------------------------------------------------------
 
 
+# Read on every dashboard load: built once.
+_LATEST = (
+    select(ThirdPartyImport)
+    .where(ThirdPartyImport.account_id == bindparam("account_id"))
+    .order_by(col(ThirdPartyImport.id).desc())
+)
+
+
 def latest(session: Session, account: Account) -> ThirdPartyImport | None:
-    query = (
-        select(ThirdPartyImport)
-        .where(ThirdPartyImport.account_id == account.id)
-        .order_by(col(ThirdPartyImport.id).desc())
-    )
-    return session.exec(query).first()
+    return session.exec(_LATEST, params={"account_id": account.id}).first()
 
 
 def may_import(session: Session, account: Account) -> None:

@@ -12,7 +12,7 @@ import re
 from datetime import datetime
 from decimal import Decimal
 
-from sqlalchemy import exists, func
+from sqlalchemy import bindparam, exists, func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -72,24 +72,34 @@ def iso(moment: datetime) -> str:
 # --- What the rider owes -----------------------------------------------------------------------------
 
 
-def _registered(account: Account):
-    """The event has a pending or approved registration of the rider."""
-    return exists().where(
-        Registration.event_id == Event.id,
-        Registration.account_id == account.id,
-        col(Registration.status).in_((RegistrationStatus.pending, RegistrationStatus.approved)),
+# The windows still to come of events the rider has a pending or approved registration for, and the rider's
+# declarations for some events: read on every dashboard load, so built once (building a statement cost twice
+# what running it did).
+_OWED = (
+    select(Event.id, Event.name, WeighInWindow.type, WeighInWindow.starts_at, WeighInWindow.ends_at)
+    .join(Event, col(Event.id) == WeighInWindow.event_id)
+    .where(
+        col(Event.weigh_ins),
+        WeighInWindow.ends_at > bindparam("now"),
+        exists().where(
+            Registration.event_id == Event.id,
+            Registration.account_id == bindparam("account_id"),
+            col(Registration.status).in_((RegistrationStatus.pending, RegistrationStatus.approved)),
+        ),
     )
+    .order_by(col(WeighInWindow.ends_at), col(WeighInWindow.starts_at), col(WeighInWindow.id))
+)
+_DECLARED = select(WeightSubmission.event_id, WeightSubmission.type, WeightSubmission.status).where(
+    WeightSubmission.account_id == bindparam("account_id"),
+    col(WeightSubmission.event_id).in_(bindparam("event_ids", expanding=True)),
+)
 
 
 def _declarations(session: Session, account: Account, event_ids: set[int]) -> dict[tuple[int, str], str]:
     """The status that counts of the rider's declarations per event and type: a held one over rejections."""
     if not event_ids:
         return {}
-    rows = session.exec(
-        select(WeightSubmission.event_id, WeightSubmission.type, WeightSubmission.status).where(
-            WeightSubmission.account_id == account.id, col(WeightSubmission.event_id).in_(event_ids)
-        )
-    ).all()
+    rows = session.exec(_DECLARED, params={"account_id": account.id, "event_ids": sorted(event_ids)}).all()
     found: dict[tuple[int, str], str] = {}
     for event_id, kind, status in rows:
         if found.get((event_id, kind)) not in HELD:
@@ -103,13 +113,7 @@ def items(session: Session, account: Account, now: datetime | None = None) -> li
     not started yet are included (the page shows them at their start); ended ones are not. Soonest end
     first."""
     now = now or utcnow()
-    # Only the columns the items show: whole events and windows cost more to load than the query itself.
-    rows = session.exec(
-        select(Event.id, Event.name, WeighInWindow.type, WeighInWindow.starts_at, WeighInWindow.ends_at)
-        .join(Event, col(Event.id) == WeighInWindow.event_id)
-        .where(col(Event.weigh_ins), WeighInWindow.ends_at > now, _registered(account))
-        .order_by(col(WeighInWindow.ends_at), col(WeighInWindow.starts_at), col(WeighInWindow.id))
-    ).all()
+    rows = session.exec(_OWED, params={"now": now, "account_id": account.id}).all()
     declared = _declarations(session, account, {row[0] for row in rows})
     owed = []
     for event_id, event_name, kind, starts_at, ends_at in rows:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from datetime import date, datetime, time, timedelta
 from typing import TypeVar
 
-from sqlalchemy import case, func
+from sqlalchemy import bindparam, case, func
 from sqlmodel import Session, select
 
 from cycling_site.embedded.activity.models import Ride, RideType
@@ -31,13 +31,15 @@ _kept: OrderedDict[tuple, object] = OrderedDict()
 _kept_lock = threading.Lock()
 
 
+_VERSION = select(func.count(), func.max(Ride.id), func.max(Ride.created_at)).where(
+    Ride.rider_uuid == bindparam("rider_uuid")
+)
+
+
 def _rides_version(session: Session, rider_uuid: str) -> tuple:
     """Rides are only ever added, so their count and latest id change with every new one; the latest stored
     time tells apart a database reset under a running site that happens to reach the same count."""
-    query = select(func.count(), func.max(Ride.id), func.max(Ride.created_at)).where(
-        Ride.rider_uuid == rider_uuid
-    )
-    return tuple(session.exec(query).one())
+    return tuple(session.exec(_VERSION, params={"rider_uuid": rider_uuid}).one())
 
 
 def _kept_or(session: Session, rider_uuid: str, question: tuple, work: Callable[[], T]) -> T:
