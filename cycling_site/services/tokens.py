@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import jwt
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, delete, select
 
@@ -141,6 +142,10 @@ def redeem_sign_in(session: Session, handle: str) -> SignIn | None:
     return SignIn(account, issue_session_token(account, remember), remember, str(claims.get("next", "")))
 
 
+# Every rider action checks its session: built once.
+_ACCOUNT_BY_UUID = select(Account).where(Account.uuid == bindparam("uuid"))
+
+
 def check_session(session: Session, token: str, user_id: str | None = None) -> SessionCheck:
     """Checks a session token, and that it belongs to `user_id` when the user-id cookie is given."""
     if not token:
@@ -150,7 +155,7 @@ def check_session(session: Session, token: str, user_id: str | None = None) -> S
         return SessionCheck("invalid")
     if session.get(RevokedSession, claims.get("jti", "")):
         return SessionCheck("invalid")
-    account = session.exec(select(Account).where(Account.uuid == claims["sub"])).first()
+    account = session.exec(_ACCOUNT_BY_UUID, params={"uuid": claims["sub"]}).first()
     if account is None or account.deleted_at is not None or _ended_by_password_change(account, claims):
         return SessionCheck("invalid")
     return SessionCheck("ok", account)
