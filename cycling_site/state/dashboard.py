@@ -5,6 +5,7 @@ rider's own uuid; the header comes from the rider default data (spec 1 section 3
 """
 
 import math
+from dataclasses import dataclass
 from datetime import date
 
 import reflex as rx
@@ -120,11 +121,25 @@ def merge_curves(compared: list[dict]) -> Curve:
     return columns
 
 
-def _header_reads(db: Session, account: Account) -> tuple[str | None, str, ThirdPartyImport | None]:
-    """The header's team, a rejected verification's reason and the latest ride import (its banner and the
-    Other Platform column), read together."""
-    team = teams.header_team(db, account.id)
-    return team, pre_verification.rejection_reason(db, account), imports.latest(db, account)
+@dataclass(frozen=True)
+class HeaderReads:
+    account: Account
+    team: str | None
+    reason: str
+    latest_import: ThirdPartyImport | None
+
+
+def _header_reads(db: Session, verified: Account) -> HeaderReads:
+    """What the header shows, read together: the account as it is now (the session check's copy may be a few
+    seconds old, and the rider may just have changed it, on any worker), its team, a rejected verification's
+    reason and the latest ride import (its banner and the Other Platform column)."""
+    account = db.get(Account, verified.id) or verified
+    return HeaderReads(
+        account,
+        teams.header_team(db, account.id),
+        pre_verification.rejection_reason(db, account),
+        imports.latest(db, account),
+    )
 
 
 class DashboardState(rx.State):
@@ -254,17 +269,17 @@ class DashboardState(rx.State):
 
     @rider_action(reads_only=True)
     async def _load(self, rider: Rider):
-        account = rider.account
+        header = await rider.off_loop(_header_reads, rider.account)
+        account = header.account
         fragment = self.router.url.fragment
         put(self, is_kid=account.is_kid, tab=tab_for(fragment, account.is_kid))
         overall = await self._fetch_overall(account.uuid)
-        team, reason, latest_import = await rider.off_loop(_header_reads, account)
-        (await self.get_state(ImportState)).opened(latest_import)
-        self._fill_header(rider_profile.default_data(account, overall, self._today(), team=team))
+        (await self.get_state(ImportState)).opened(header.latest_import)
+        self._fill_header(rider_profile.default_data(account, overall, self._today(), team=header.team))
         put(
             self,
             verification_status=account.verification_status,
-            verification_reason=reason,
+            verification_reason=header.reason,
             verification_alert_closed=False,
         )
         self.profile_loading = False
@@ -282,7 +297,7 @@ class DashboardState(rx.State):
             events.append(ShopState.load)
         yield events or None
         # Progress (and rides) in this same event: an event of its own costs a session check and an update.
-        await self._fill_progress(rider, imports.totals_of(latest_import))
+        await self._fill_progress(rider, imports.totals_of(header.latest_import))
         self.progress_loading = False
         if with_rides:
             await self._fill_rides(rider)

@@ -192,16 +192,17 @@ async def signed_in_account(state: rx.State, db: Session, reads_only: bool = Fal
     if check.account is None:
         return None
     if reads_only:
-        # The account as the session check read it: a page's loads only show it, and a second read of the
-        # same row (a thread hop and a query per handler) was a fair share of a dashboard load.
+        # The account as the session check read it, for whose data to read (its id and uuid): a second read
+        # of the row per handler (a thread hop and a query) was a fair share of a dashboard load. What a page
+        # shows of the account itself it reads afresh, as the dashboard's header does.
         return check.account
     return await off_loop(_attach, db, check.account.id)
 
 
 @dataclass(frozen=True)
 class Rider:
-    """What a rider action works with: an open database session and the verified account (read in it, or
-    for `reads_only` work as the session check read it)."""
+    """What a rider action works with: an open database session and the verified account (read in it; for
+    `reads_only` work, as the session check read it in the last few seconds)."""
 
     db: Session
     account: Account
