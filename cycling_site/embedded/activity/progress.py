@@ -130,18 +130,21 @@ def _overall(session: Session, rider_uuid: str) -> dict:
 def progress_wall(session: Session, rider_uuid: str, year: int, month: int, week: int) -> dict:
     """The progress grid: overall, this year, this month and this week."""
     check_period(year, month, week)
+    return _kept_or(
+        session,
+        rider_uuid,
+        ("wall", year, month, week),
+        lambda: _wall(session, rider_uuid, year, month, week),
+    )
 
-    def work() -> dict:
-        spans = {period: period_days(period, year, month, week) for period in PERIODS}
-        rows = _rows(
-            session, rider_uuid, min(s for s, _ in spans.values()), max(e for _, e in spans.values())
-        )
-        grid = {"overall": _overall(session, rider_uuid)}
-        for period, (start, end) in spans.items():
-            grid[period] = _figures(row for row in rows if start <= row[0] < end)
-        return grid
 
-    return _kept_or(session, rider_uuid, ("wall", year, month, week), work)
+def _wall(session: Session, rider_uuid: str, year: int, month: int, week: int) -> dict:
+    spans = {period: period_days(period, year, month, week) for period in PERIODS}
+    rows = _rows(session, rider_uuid, min(s for s, _ in spans.values()), max(e for _, e in spans.values()))
+    grid = {"overall": _overall(session, rider_uuid)}
+    for period, (start, end) in spans.items():
+        grid[period] = _figures(row for row in rows if start <= row[0] < end)
+    return grid
 
 
 def progress_bars(
