@@ -13,6 +13,12 @@ from playwright.sync_api import Browser, BrowserContext, Error
 AXE_SOURCE = Path(__file__).resolve().parents[2] / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
 FAILING_IMPACTS = ("serious", "critical")
 SETTLE_MS = 1500
+CHECK_LIMIT_MS = 30_000
+# Playwright's evaluate has no time limit of its own: a check that never ends is reported, not waited for.
+_CHECK_NOW = f"""() => window.__axeCheck && Promise.race([
+  window.__axeCheck().then(() => "done"),
+  new Promise((resolve) => setTimeout(() => resolve("late"), {CHECK_LIMIT_MS})),
+])"""
 
 _IN_PAGE = """
 (() => {
@@ -100,7 +106,8 @@ class AccessibilityCheck:
         for page in context.pages:
             # A page that closed or navigated meanwhile has its next screen checked when shown.
             with suppress(Error):
-                page.evaluate("() => window.__axeCheck && window.__axeCheck()")
+                if page.evaluate(_CHECK_NOW) == "late":
+                    self.failures.append(f"{page.url}: the accessibility check ran over {CHECK_LIMIT_MS} ms")
 
     def finish_test(self) -> list[str]:
         """Checks the screens of contexts still open, then hands over (and forgets) what was found."""
