@@ -15,12 +15,17 @@ from tests.e2e.test_registration import accept_disclaimer, open_wizard
 
 
 def arrow_down_to(page: Page, item: Locator, presses: int = 12) -> None:
-    """Moves the focus down an open menu to `item` as a keyboard user would; a lost focus fails, not hangs."""
+    """Moves the focus down an open menu to `item` as a keyboard user would, one item per press: each
+    press waits for the focus to move, so a busy page cannot let presses run ahead of it."""
+    walked = []
     for _ in range(presses):
         if item.evaluate("element => element === document.activeElement"):
             return
+        focused = page.evaluate_handle("() => document.activeElement")
+        walked.append(focused.evaluate("element => element.id || element.textContent.trim()"))
         page.keyboard.press("ArrowDown")
-    expect(item).to_be_focused()
+        page.wait_for_function("focused => document.activeElement !== focused", arg=focused, timeout=5_000)
+    raise AssertionError(f"the focus went {walked} without reaching the item")
 
 
 def test_the_skip_link_is_the_first_tab_stop_and_moves_to_the_main_content(page: Page):
