@@ -119,17 +119,17 @@ def form_alert(message: rx.Var, tone: str = "danger", **props) -> rx.Component:
     )
 
 
-def submit_button(label: str, enabled: rx.Var, loading: rx.Var, **props) -> rx.Component:
+def submit_button(label: str, enabled: rx.Var, loading: rx.Var | bool = False, **props) -> rx.Component:
     """Disabled until the page is live as well: pressed earlier, the browser would post the form
-    itself and lose what was typed."""
+    itself and lose what was typed. `props` may replace the type and the width (a button that opens a
+    dialog, one beside another)."""
     enabled = rx.State.is_hydrated & enabled
+    props = {"type": "submit", "width": "100%", **props}
     return rx.button(
         label,
-        type="submit",
         disabled=~enabled,
         loading=loading,
         size="3",
-        width="100%",
         background=rx.cond(enabled, COLOR["accent"], "#F3B49C"),
         color="white",
         font_weight="700",

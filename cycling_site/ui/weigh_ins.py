@@ -8,7 +8,15 @@ from components.countdown import countdown
 from cycling_site.messages import weigh_ins as msg
 from cycling_site.services.weigh_ins import MAX_PROOF_BYTES, WEIGHT_MAX, WEIGHT_MIN
 from cycling_site.state.weigh_ins import PROOF_UPLOAD, WeighInState
-from cycling_site.ui.forms import field, field_error, file_drop, form_alert, rejection_codes, text_input
+from cycling_site.ui.forms import (
+    field,
+    field_error,
+    file_drop,
+    form_alert,
+    rejection_codes,
+    submit_button,
+    text_input,
+)
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
 
 State = WeighInState
@@ -19,23 +27,6 @@ PROOF_ACCEPT = {
     "video/quicktime": [".mov"],
     "video/webm": [".webm"],
 }
-
-
-def _submit_button(label: str, enabled: rx.Var, **props) -> rx.Component:
-    enabled = rx.State.is_hydrated & enabled
-    return rx.button(
-        label,
-        disabled=~enabled,
-        size="3",
-        background=rx.cond(enabled, COLOR["accent"], "#F3B49C"),
-        color="white",
-        font_weight="700",
-        letter_spacing="0.04em",
-        text_transform="uppercase",
-        cursor=rx.cond(enabled, "pointer", "not-allowed"),
-        _hover={"background": rx.cond(enabled, COLOR["accent_dark"], "#F3B49C")},
-        **props,
-    )
 
 
 def _card(item: rx.Var) -> rx.Component:
@@ -78,9 +69,10 @@ def _card(item: rx.Var) -> rx.Component:
             spacing="3",
             align="center",
         ),
-        _submit_button(
+        submit_button(
             msg.SUBMIT,
             State.started.contains(key),
+            type="button",
             on_click=State.open_dialog(key),
             class_name="weigh-in-submit",
             width=rx.breakpoints(initial="100%", sm="auto"),
@@ -202,11 +194,13 @@ def _dialog() -> rx.Component:
                             "Cancel", variant="soft", color_scheme="gray", size="3", id="weigh-in-cancel"
                         )
                     ),
-                    _submit_button(
+                    submit_button(
                         msg.SUBMIT,
                         State.can_submit,
+                        State.submitting,
+                        type="button",
+                        width="auto",
                         on_click=State.submit(rx.upload_files(upload_id=PROOF_UPLOAD)),
-                        loading=State.submitting,
                         id="weigh-in-send",
                     ),
                     gap=SPACE["3"],
