@@ -1,7 +1,7 @@
 """Client of the activity service and the rider profile service (spec 1 section 7, spec 3).
 
 Request payloads are AES-256-GCM encrypted with ACTIVITY_SERVICE_KEY when ACTIVITY_ENCRYPTION is on. With
-no ACTIVITY_SERVICE_URL the embedded service answers: in this process (httpx ASGI transport) once the app
+no ACTIVITY_SERVICE_URL the embedded service answers: in this process (`InProcessClient`) once the app
 serving it has registered itself, otherwise at SITE_URL/activity-service. Only the site's server holds the
 key, and it always asks for the signed-in rider's own uuid, so a rider only ever sees their own rides.
 """
@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 from starlette.types import ASGIApp
 
+from cycling_site.clients.in_process import InProcessClient
 from cycling_site.clients.pooled import PerLoop
 from cycling_site.settings import settings
 from cycling_site.wire.activity import EMBEDDED_PREFIX, seal
@@ -34,19 +35,16 @@ def serve_embedded_from(app: ASGIApp) -> None:
     _local_app = app
 
 
-def _new_client() -> httpx.AsyncClient:
+def _new_client() -> httpx.AsyncClient | InProcessClient:
     if settings.activity_service_url:
         return httpx.AsyncClient(base_url=settings.activity_service_url, timeout=TIMEOUT)
     if _local_app is not None:
-        transport = httpx.ASGITransport(app=_local_app)
-        return httpx.AsyncClient(
-            transport=transport, base_url=f"http://embedded{EMBEDDED_PREFIX}", timeout=TIMEOUT
-        )
+        return InProcessClient(_local_app, f"http://embedded{EMBEDDED_PREFIX}")
     return httpx.AsyncClient(base_url=settings.site_url + EMBEDDED_PREFIX, timeout=TIMEOUT)
 
 
 _pool = PerLoop(
-    _new_client, httpx.AsyncClient.aclose, lambda: (settings.activity_service_url, id(_local_app))
+    _new_client, lambda client: client.aclose(), lambda: (settings.activity_service_url, id(_local_app))
 )
 
 

@@ -1,7 +1,7 @@
 """Client of the content service (spec 2 section 7, spec 3 section 7): pages, articles, FAQs, social
 links, menus and site info, with the API key in its header.
 
-With no CONTENT_SERVICE_URL the embedded service answers: in this process (httpx ASGI transport) once the
+With no CONTENT_SERVICE_URL the embedded service answers: in this process (`InProcessClient`) once the
 app serving it has registered itself, otherwise at SITE_URL/content-service. Every HTML field and link is
 sanitised here with nh3: the site never trusts a content service's HTML, remote or not. Menus are kept
 for 300 s and site info for 600 s (spec 3 section 9) unless a caller forces a refresh; the social links,
@@ -17,6 +17,7 @@ import httpx
 import nh3
 from starlette.types import ASGIApp
 
+from cycling_site.clients.in_process import InProcessClient
 from cycling_site.clients.pooled import PerLoop
 from cycling_site.messages import content as msg
 from cycling_site.settings import settings
@@ -140,17 +141,12 @@ def clear_cache() -> None:
     _cache.clear()
 
 
-def _new_client() -> httpx.AsyncClient:
+def _new_client() -> httpx.AsyncClient | InProcessClient:
     headers = {wire.API_KEY_HEADER: settings.content_service_key, "accept": "application/json"}
     if settings.content_service_url:
         return httpx.AsyncClient(base_url=settings.content_service_url, headers=headers, timeout=TIMEOUT)
     if _local_app is not None:
-        return httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=_local_app),
-            base_url=f"http://embedded{wire.EMBEDDED_PREFIX}",
-            headers=headers,
-            timeout=TIMEOUT,
-        )
+        return InProcessClient(_local_app, f"http://embedded{wire.EMBEDDED_PREFIX}", headers)
     return httpx.AsyncClient(
         base_url=settings.site_url + wire.EMBEDDED_PREFIX, headers=headers, timeout=TIMEOUT
     )
@@ -158,7 +154,7 @@ def _new_client() -> httpx.AsyncClient:
 
 _pool = PerLoop(
     _new_client,
-    httpx.AsyncClient.aclose,
+    lambda client: client.aclose(),
     lambda: (settings.content_service_url, settings.content_service_key, id(_local_app)),
 )
 

@@ -2,6 +2,7 @@
 ActivityServiceError with the service's message, and an unreachable service says so."""
 
 import dataclasses
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -12,6 +13,7 @@ from cycling_site.embedded.activity import rides
 from cycling_site.embedded.activity import service as activity_service
 from cycling_site.services import accounts
 from tests.activity_support import INDOOR, add_ride, fixture_bytes, small_fit
+from tests.unit.conftest import statement_threads
 
 pytestmark = pytest.mark.anyio
 RIDER = "11111111-1111-1111-1111-111111111111"
@@ -43,6 +45,20 @@ async def test_a_ride_uploaded_through_the_client_is_listed_and_read_back(sessio
     compared = (await activity.power_curve(RIDER, [row["activityFileId"]]))["compare"]
     assert overall["power"] == compared[0]["power"]
     assert await activity.events_count(RIDER) == 0
+
+
+async def test_every_read_of_the_service_leaves_the_event_loop_free(session):
+    """The site calls the service from its event loop: the service's reads must run in worker threads."""
+    ride = add_ride(session, RIDER, small_fit(START))
+    with statement_threads(session) as threads:
+        await activity.power_curve(RIDER, [])
+        await activity.progress_wall(RIDER, 2026, 11, 2)
+        await activity.progress(RIDER, "year", 2026, 11, 2)
+        await activity.activities(RIDER)
+        await activity.activity_info(RIDER, ride.file_id)
+        await activity.download_activity_file(RIDER, ride.file_id)
+        await activity.events_count(RIDER)
+    assert len(threads) >= 7 and threading.get_ident() not in threads
 
 
 async def test_the_services_refusals_reach_the_caller_as_errors(session):

@@ -14,12 +14,12 @@ import secrets
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, FastAPI, File, Form, Header, HTTPException, Request, UploadFile
+from fastapi import APIRouter, FastAPI, File, Form, Header, HTTPException, Request, UploadFile
 from fastapi.responses import JSONResponse, Response
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from cycling_site.db import get_session
+from cycling_site.db import get_session, in_session, off_loop
 from cycling_site.embedded.activity import progress, rides
 from cycling_site.embedded.activity.fit_files import FitFileError
 from cycling_site.embedded.activity.rides import ActivityError, NewRide
@@ -66,32 +66,29 @@ def _rider(payload: dict) -> str:
     return rider_uuid
 
 
-async def body_payload(request: Request) -> dict:
+async def _body_payload(request: Request) -> dict:
     return _open(await request.body(), request)
 
 
-async def header_payload(request: Request, x_payload: Annotated[str, Header()] = "") -> dict:
-    return _open(x_payload, request)
+def _header_payload(request: Request) -> dict:
+    return _open(request.headers.get("x-payload", ""), request)
 
 
-BodyPayload = Annotated[dict, Depends(body_payload)]
-HeaderPayload = Annotated[dict, Depends(header_payload)]
-
-
-def _answer(call, *args):
-    """Runs `call(session, *args)` in a session of its own. Endpoints are plain functions, run in a worker
-    thread whole: the connection goes back to the pool there, never waiting on the event loop (the site
-    calls this service in-process, from that same loop)."""
+async def _answer(call: Callable[..., object], *args: object) -> JSONResponse:
+    """`call(session, *args)` in a session of its own, in a worker thread: the connection goes back to the
+    pool there, never waiting on the event loop (the site calls this service in-process, from that loop).
+    The read endpoints are plain async functions that read their payload themselves: they sit on every
+    dashboard load, and FastAPI's dependency solving and sync-endpoint hop cost more than their reads."""
     try:
-        with get_session() as session:
-            return _ok(call(session, *args))
+        return _ok(await in_session(call, *args))
     except ActivityError as exc:
         raise _refuse(exc) from exc
 
 
 @router.post("/v2/rider/profile/activities")
-def list_activities(payload: BodyPayload) -> JSONResponse:
-    return _answer(
+async def list_activities(request: Request) -> JSONResponse:
+    payload = await _body_payload(request)
+    return await _answer(
         rides.list_rides,
         _rider(payload),
         payload.get("type", "all"),
@@ -101,13 +98,15 @@ def list_activities(payload: BodyPayload) -> JSONResponse:
 
 
 @router.post("/activity-info")
-def activity_info(payload: BodyPayload) -> JSONResponse:
-    return _answer(rides.ride_info, _rider(payload), payload.get("fileId"))
+async def activity_info(request: Request) -> JSONResponse:
+    payload = await _body_payload(request)
+    return await _answer(rides.ride_info, _rider(payload), payload.get("fileId"))
 
 
 @router.post("/detailed-graph-data")
-def detailed_graph_data(payload: BodyPayload) -> JSONResponse:
-    return _answer(rides.graph_data, _rider(payload), payload.get("fileId"))
+async def detailed_graph_data(request: Request) -> JSONResponse:
+    payload = await _body_payload(request)
+    return await _answer(rides.graph_data, _rider(payload), payload.get("fileId"))
 
 
 def _power_curve(session: Session, rider_uuid: str, file_ids: object) -> dict:
@@ -117,16 +116,22 @@ def _power_curve(session: Session, rider_uuid: str, file_ids: object) -> dict:
 
 
 @router.post("/power-curve")
-def power_curve(payload: BodyPayload) -> JSONResponse:
+async def power_curve(request: Request) -> JSONResponse:
     """No activityFileIds: the rider's overall curve; one or two: those rides' curves."""
-    return _answer(_power_curve, _rider(payload), payload.get("activityFileIds"))
+    payload = await _body_payload(request)
+    return await _answer(_power_curve, _rider(payload), payload.get("activityFileIds"))
+
+
+def _ride_file(rider_uuid: str, file_id: object) -> tuple[str, bytes]:
+    with get_session() as session:
+        return rides.ride_file(session, rider_uuid, file_id)
 
 
 @router.post("/download-activity-file")
-def download_activity_file(payload: BodyPayload) -> Response:
+async def download_activity_file(request: Request) -> Response:
+    payload = await _body_payload(request)
     try:
-        with get_session() as session:
-            name, data = rides.ride_file(session, _rider(payload), payload.get("fileId"))
+        name, data = await off_loop(_ride_file, _rider(payload), payload.get("fileId"))
     except ActivityError as exc:
         raise _refuse(exc) from exc
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
@@ -138,35 +143,35 @@ def _events_count(session: Session, rider_uuid: str) -> dict:
 
 
 @router.get("/get-user-events-count")
-def user_events_count(payload: HeaderPayload) -> JSONResponse:
-    return _answer(_events_count, _rider(payload))
+async def user_events_count(request: Request) -> JSONResponse:
+    return await _answer(_events_count, _rider(_header_payload(request)))
 
 
-def _same_rider(payload: dict, rider_uuid: str) -> str:
-    if _rider(payload) != rider_uuid:
+def _same_rider(request: Request, rider_uuid: str) -> str:
+    if _rider(_header_payload(request)) != rider_uuid:
         raise HTTPException(status_code=404, detail=rides.NOT_FOUND)
     return rider_uuid
 
 
 @router.get("/progressWall/{rider_uuid}/{year}/{month}/{week}")
-def progress_wall(rider_uuid: str, year: int, month: int, week: int, payload: HeaderPayload):
-    return _answer(progress.progress_wall, _same_rider(payload, rider_uuid), year, month, week)
+async def progress_wall(request: Request, rider_uuid: str, year: int, month: int, week: int) -> JSONResponse:
+    return await _answer(progress.progress_wall, _same_rider(request, rider_uuid), year, month, week)
 
 
 @router.get("/progress/{rider_uuid}/year/{year}")
-def progress_year(rider_uuid: str, year: int, payload: HeaderPayload) -> JSONResponse:
-    return _answer(progress.progress_bars, _same_rider(payload, rider_uuid), "year", year)
+async def progress_year(request: Request, rider_uuid: str, year: int) -> JSONResponse:
+    return await _answer(progress.progress_bars, _same_rider(request, rider_uuid), "year", year)
 
 
 @router.get("/progress/{rider_uuid}/month/{year}/{month}")
-def progress_month(rider_uuid: str, year: int, month: int, payload: HeaderPayload):
-    return _answer(progress.progress_bars, _same_rider(payload, rider_uuid), "month", year, month)
+async def progress_month(request: Request, rider_uuid: str, year: int, month: int) -> JSONResponse:
+    return await _answer(progress.progress_bars, _same_rider(request, rider_uuid), "month", year, month)
 
 
 @router.get("/progress/{rider_uuid}/week/{year}/{month}/{week}")
-def progress_week(rider_uuid: str, year: int, month: int, week: int, payload: HeaderPayload):
-    rider_uuid = _same_rider(payload, rider_uuid)
-    return _answer(progress.progress_bars, rider_uuid, "week", year, month, week)
+async def progress_week(request: Request, rider_uuid: str, year: int, month: int, week: int) -> JSONResponse:
+    rider_uuid = _same_rider(request, rider_uuid)
+    return await _answer(progress.progress_bars, rider_uuid, "week", year, month, week)
 
 
 def _ingest(new: NewRide):
