@@ -231,8 +231,8 @@ def compiled_defaults() -> tuple[list[str], str]:
     return hashes, found[1] if found else ""
 
 
-def _human_check(url: str, client: httpx.Client) -> str:
-    challenge = client.get(f"{url}/api/altcha/challenge").json()
+def human_check_token(challenge: dict) -> str:
+    """The token of a solved human check (GET /api/altcha/challenge), as the sign-in widget sends it."""
     solution = solve_challenge_v1(
         challenge["challenge"], challenge["salt"], challenge["algorithm"], challenge["maxnumber"]
     )
@@ -244,7 +244,8 @@ def _human_check(url: str, client: httpx.Client) -> str:
 def sign_in(url: str) -> str:
     """POST /api/auth/login (with a solved human check); answers the session cookies' header value."""
     with httpx.Client(timeout=LOAD_TIMEOUT, headers={"Origin": url}) as client:
-        body = {"email": EMAIL, "password": PASSWORD, "remember": True, "token": _human_check(url, client)}
+        token = human_check_token(client.get(f"{url}/api/altcha/challenge").json())
+        body = {"email": EMAIL, "password": PASSWORD, "remember": True, "token": token}
         answer = client.post(f"{url}/api/auth/login", json=body)
         if answer.status_code != 200:
             raise LoadError(f"sign-in answered {answer.status_code}: {answer.text[:200]}")

@@ -12,7 +12,7 @@ from cycling_site.embedded.activity.demo_rides import write_fit
 from cycling_site.embedded.activity.models import Ride, RideData
 from cycling_site.messages import activities as msg
 from tests.activity_support import EDGE810, add_ride, fixture_bytes
-from tests.e2e.helpers import at, new_account, sign_in
+from tests.e2e.helpers import at, new_account, returning_rider
 from tests.e2e.test_dashboard import DASHBOARD, open_activities
 
 
@@ -64,7 +64,7 @@ def test_hovering_a_graph_shows_value_time_and_distance(page: Page):
 def test_the_elevation_axis_labels_every_twelfth_tick(page: Page, db: Session):
     account = new_account(db, "climber@example.com")
     ride = add_ride(db, account.uuid, fixture_bytes(EDGE810), ftp=315, title="Vector")
-    sign_in(page, "climber@example.com", path=f"/auth/login?redirect={DASHBOARD}/{ride.file_id}")
+    returning_rider(page, "climber@example.com", path=f"/auth/login?redirect={DASHBOARD}/{ride.file_id}")
     expect(page.locator("#graph-altitude .recharts-surface")).to_be_visible()
     ticks = page.locator("#graph-altitude .recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-label")
     expect(ticks.first).to_be_attached()
@@ -91,7 +91,7 @@ def test_download_from_the_detail_view(page: Page, db: Session):
 def test_an_unknown_or_foreign_ride_cannot_be_fetched(page: Page, db: Session):
     other = new_account(db, "someone.else@example.com")
     theirs = add_ride(db, other.uuid, fixture_bytes(EDGE810), ftp=315)
-    sign_in(page, path=f"/auth/login?redirect={DASHBOARD}/{theirs.file_id}")
+    returning_rider(page, path=f"/auth/login?redirect={DASHBOARD}/{theirs.file_id}")
     expect(page.locator("#detail-error")).to_have_text(msg.DETAIL_FAILED)
     expect(page.locator("#detail-title")).to_have_count(0)
     page.goto(f"{DASHBOARD}/not-a-ride")
@@ -99,7 +99,7 @@ def test_an_unknown_or_foreign_ride_cannot_be_fetched(page: Page, db: Session):
 
 
 def test_the_detail_view_on_a_phone(phone_page: Page):
-    sign_in(phone_page, path=f"/auth/login?redirect={DASHBOARD}%23activities")
+    returning_rider(phone_page, path=f"/auth/login?redirect={DASHBOARD}%23activities")
     phone_page.locator(".activity-card .analysis-link").first.click()
     expect(phone_page.locator("#graph-cadence .recharts-surface")).to_be_visible()
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= 375
@@ -119,7 +119,7 @@ def test_a_ride_without_power_says_so_instead_of_an_empty_graph(page: Page, db: 
         distance=np.arange(n) * 3.0,
     )
     ride = add_ride(db, account.uuid, data, title="Morning run")
-    sign_in(page, "no.power@example.com", path=f"/auth/login?redirect={DASHBOARD}/{ride.file_id}")
+    returning_rider(page, "no.power@example.com", path=f"/auth/login?redirect={DASHBOARD}/{ride.file_id}")
     expect(page.locator("#detail-title")).to_have_text("Morning run")
     expect(page.locator("#tile-watts")).to_have_text("-")
     expect(page.locator("#graph-power-empty")).to_have_text("This ride has no power data.")

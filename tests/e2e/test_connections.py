@@ -11,7 +11,7 @@ from cycling_site.messages import accounts as account_msg
 from cycling_site.messages import connections as msg
 from cycling_site.models import Account, Connection
 from cycling_site.settings import settings
-from tests.e2e.helpers import RIDER, at, sign_in
+from tests.e2e.helpers import RIDER, at, returning_rider
 
 PROFILE = "/user/profile#connections"
 ADMIN = "admin@example.com"
@@ -40,7 +40,7 @@ def stored(db: Session, email: str, network: str) -> Connection | None:
 
 
 def open_connections(page: Page, email: str = RIDER) -> None:
-    sign_in(page, email)
+    returning_rider(page, email)
     expect(page.locator("#avatar-button")).to_be_visible()
     page.goto(PROFILE)
     expect(page.locator("#app-strava")).to_be_visible()

@@ -15,14 +15,14 @@ from cycling_site.embedded.activity.models import Ride, RideData
 from cycling_site.messages import activities as msg
 from cycling_site.models import Account
 from tests.activity_support import FIXTURES, INDOOR, add_ride, small_fit
-from tests.e2e.helpers import KID, at, new_account, sign_in
+from tests.e2e.helpers import KID, at, new_account, returning_rider
 
 DASHBOARD = "/user/activities"
 DATE = re.compile(r"^\d{2}/\d{2}/\d{4}$")
 
 
 def open_dashboard(page: Page, email: str = "rider@example.com", hash_: str = "") -> None:
-    sign_in(page, email, path=f"/auth/login?redirect={DASHBOARD}{'%23' + hash_ if hash_ else ''}")
+    returning_rider(page, email, path=f"/auth/login?redirect={DASHBOARD}{'%23' + hash_ if hash_ else ''}")
     expect(page.locator("#profile-header")).to_be_visible()
 
 

@@ -7,7 +7,7 @@ from sqlmodel import Session, select
 
 from cycling_site.messages import events as msg
 from cycling_site.models.events import Event
-from tests.e2e.helpers import at, new_account, sign_in
+from tests.e2e.helpers import at, new_account, returning_rider
 from tests.e2e.test_events import register_for
 
 
@@ -57,7 +57,7 @@ def test_a_race_template_has_one_table_per_category(page: Page, db: Session):
 def test_register_now_for_a_rider_and_for_one_already_registered(page: Page, db: Session):
     rider = new_account(db, "detail.rider@example.com", gender=1)
     register_for(db, rider, "Corniche Crit", "approved")
-    sign_in(page, "detail.rider@example.com", path="/auth/login?redirect=/events")
+    returning_rider(page, "detail.rider@example.com", path="/auth/login?redirect=/events")
     expect(page).to_have_url(at("/events"))
     women = event_id(db, "Women's Series - Round 3")
     page.goto(f"/event/detail/{women}")

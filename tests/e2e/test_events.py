@@ -13,7 +13,7 @@ from cycling_site.models import Account
 from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event, Registration
 from cycling_site.services.demo_events import demo_events
-from tests.e2e.helpers import at, new_account, sign_in
+from tests.e2e.helpers import at, new_account, returning_rider
 
 
 def summary(page: Page, name: str):
@@ -82,7 +82,7 @@ def test_the_state_messages_a_rider_sees(page: Page, db: Session):
     register_for(db, rider, "Corniche Crit", "pending")
     register_for(db, rider, "Meydan Night Race", "approved")
     register_for(db, rider, "Al Qudra Team Relay", "declined")
-    sign_in(page, "statuses@example.com", path="/auth/login?redirect=/events")
+    returning_rider(page, "statuses@example.com", path="/auth/login?redirect=/events")
     expect(page).to_have_url(at("/events"))
     cases = {
         "Corniche Crit": msg.PENDING,
@@ -105,7 +105,7 @@ def test_the_state_messages_a_rider_sees(page: Page, db: Session):
 
 def test_a_man_sees_the_women_only_message(page: Page, db: Session):
     new_account(db, "statuses.man@example.com", gender=0)
-    sign_in(page, "statuses.man@example.com", path="/auth/login?redirect=/events")
+    returning_rider(page, "statuses.man@example.com", path="/auth/login?redirect=/events")
     expect(summary(page, "Women's Series - Round 3").locator(".event-state")).to_have_text(msg.WOMEN_ONLY)
     expect(summary(page, "Men's Masters Race").locator(".register-button")).to_have_text(msg.JOIN)
 

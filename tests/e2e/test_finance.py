@@ -19,7 +19,7 @@ from cycling_site.models.wallet import WalletStatus, WalletVerification, Withdra
 from cycling_site.services import ledger, rider_files, wallet
 from tests import file_samples
 from tests.e2e.conftest import DESKTOP, Site
-from tests.e2e.helpers import RIDER, new_account, sign_in
+from tests.e2e.helpers import RIDER, new_account, returning_rider
 
 CONSOLE = "/finance"
 FINANCE = "finance@example.com"
@@ -62,7 +62,7 @@ def btc(db: Session, account_id: int) -> int:
 
 def console_page(browser: Browser, site: Site, email: str = FINANCE, viewport: dict = DESKTOP) -> Page:
     page = browser.new_context(base_url=site.url, viewport=viewport).new_page()
-    sign_in(page, email, path=f"/auth/login?redirect={CONSOLE}")
+    returning_rider(page, email, path=f"/auth/login?redirect={CONSOLE}")
     expect(page.locator("#queues")).to_be_visible()
     return page
 
@@ -219,7 +219,7 @@ def test_two_officers_decide_an_item_and_credit_a_prize_once(browser: Browser, s
 
 @pytest.mark.parametrize("email", [RACE_CONTROL, RIDER])
 def test_everyone_else_is_refused_the_console(page: Page, email: str):
-    sign_in(page, email, path=f"/auth/login?redirect={CONSOLE}")
+    returning_rider(page, email, path=f"/auth/login?redirect={CONSOLE}")
     expect(page.locator("#console-refused")).to_contain_text(wallet_msg.NOT_FINANCE)
     expect(page.get_by_role("heading", name=msg.CONSOLE_TITLE)).to_be_visible()
     expect(page.locator("#queues")).to_have_count(0)

@@ -7,7 +7,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from cycling_site.messages import site as msg
 from cycling_site.routes import ROUTES, path_of
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP
-from tests.e2e.helpers import at, sign_in
+from tests.e2e.helpers import at, returning_rider
 
 STATIC_ROUTES = [r for r in ROUTES if "[" not in r.path and r.name != "dev-mailbox"]
 # Pages that need their query send a visitor who arrives without it elsewhere.
@@ -95,7 +95,7 @@ def test_every_declared_route_answers_for_a_visitor(page: Page):
 
 
 def test_every_auth_route_opens_for_a_rider(page: Page):
-    sign_in(page)
+    returning_rider(page)
     expect(page).to_have_url(at("/user/activities"))
     for route in STATIC_ROUTES:
         if route.auth_required:

@@ -16,7 +16,7 @@ from cycling_site.models import Account
 from cycling_site.seed import DEMO_PASSWORD
 from cycling_site.services import tokens
 from cycling_site.services.accounts import hash_password
-from tests.e2e.helpers import at, clearing_cookies, fill_login, session_cookies, sign_in, submit
+from tests.e2e.helpers import at, clearing_cookies, fill_login, returning_rider, session_cookies, submit
 
 AVATAR_SRC = re.compile(r"^/api/auth/avatar/[0-9a-f]{32}\.webp$")
 
@@ -53,7 +53,7 @@ def stored(db: Session, email: str) -> Account | None:
 
 
 def open_profile(page: Page, email: str, tab: str = "") -> None:
-    sign_in(page, email)
+    returning_rider(page, email)
     expect(page).to_have_url(at("/user/activities"))
     page.goto(f"/user/profile#{tab}" if tab else "/user/profile")
     expect(page.get_by_role("heading", name="Profile", exact=True)).to_be_visible()
@@ -221,7 +221,7 @@ def test_avatar_is_not_served_to_another_rider(page: Page, browser, site, db, tm
     try:
         other_page = other.new_page()
         assert other_page.request.get(src).status == 401
-        sign_in(other_page)
+        returning_rider(other_page)
         expect(other_page).to_have_url(at("/user/activities"))
         assert other_page.request.get(src).status == 404
     finally:

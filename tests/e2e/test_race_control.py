@@ -19,7 +19,7 @@ from cycling_site.services import third_party_import as imports
 from cycling_site.services.pre_verification import Form
 from tests import file_samples
 from tests.e2e.conftest import DESKTOP, Site
-from tests.e2e.helpers import RIDER, at, new_account, sign_in
+from tests.e2e.helpers import RIDER, at, new_account, returning_rider
 
 FORM = "/pre-verification-form"
 DASHBOARD = "/user/activities"
@@ -75,7 +75,7 @@ def fill_form(page: Page, weight: str = "66.6") -> None:
 
 def console_page(browser: Browser, site: Site, email: str = RACE_CONTROL) -> Page:
     page = browser.new_context(base_url=site.url, viewport=DESKTOP).new_page()
-    sign_in(page, email, path=f"/auth/login?redirect={CONSOLE}")
+    returning_rider(page, email, path=f"/auth/login?redirect={CONSOLE}")
     expect(page.locator("#queues")).to_be_visible()
     return page
 
@@ -95,7 +95,7 @@ def test_a_rider_submits_and_race_control_approves_with_cat_2(
     page: Page, browser: Browser, site: Site, db: Session
 ):
     new_account(db, "verify.me@example.com", firstname="Nadia", lastname="Farouk")
-    sign_in(page, "verify.me@example.com", path=f"/auth/login?redirect={DASHBOARD}")
+    returning_rider(page, "verify.me@example.com", path=f"/auth/login?redirect={DASHBOARD}")
     alert = page.locator("#verification-alert")
     expect(alert).to_contain_text(msg.ALERT_VERIFY_TITLE)
     page.locator("#verification-verify").click()
@@ -175,7 +175,7 @@ def test_a_rejection_shows_resubmit_with_the_reason(page: Page, browser: Browser
     expect(console.locator("#console-notice")).to_have_text(rc_msg.DECIDED.format(decision="rejected"))
     console.context.close()
 
-    sign_in(page, "rejected.rider@example.com", path=f"/auth/login?redirect={DASHBOARD}")
+    returning_rider(page, "rejected.rider@example.com", path=f"/auth/login?redirect={DASHBOARD}")
     alert = page.locator("#verification-alert")
     expect(alert).to_contain_text(msg.ALERT_REJECTED_TITLE)
     expect(page.locator("#verification-reason")).to_have_text(
@@ -195,7 +195,7 @@ def test_a_second_submission_from_another_tab_is_refused(
     page: Page, browser: Browser, site: Site, db: Session
 ):
     new_account(db, "two.tabs@example.com")
-    sign_in(page, "two.tabs@example.com", path=f"/auth/login?redirect={FORM}")
+    returning_rider(page, "two.tabs@example.com", path=f"/auth/login?redirect={FORM}")
     # Signed in (the session cookies set) before the second tab opens.
     expect(page.locator("#smartTrainer")).to_be_visible()
     other = page.context.new_page()
@@ -264,7 +264,7 @@ def test_registrations_approved_from_the_console_change_the_event_list(
     expect(console.locator("#console-notice")).to_be_visible()
     console.context.close()
 
-    sign_in(page, rider.email, path="/auth/login?redirect=/events")
+    returning_rider(page, rider.email, path="/auth/login?redirect=/events")
     card = page.locator(".event-summary", has_text="Corniche Crit").first
     expect(card.locator(".event-state")).to_have_text(events_msg.APPROVED)
 
@@ -299,7 +299,7 @@ def test_race_control_approves_an_import_after_opening_its_proof(
     expect(console.locator("#console-notice")).to_have_text(rc_msg.DECIDED.format(decision="approved"))
     console.context.close()
 
-    sign_in(page, rider.email, path=f"/auth/login?redirect={DASHBOARD}")
+    returning_rider(page, rider.email, path=f"/auth/login?redirect={DASHBOARD}")
     expect(page.locator("#import-banner-approved")).to_contain_text(import_msg.APPROVED_TITLE)
 
 
@@ -334,14 +334,14 @@ def test_race_control_rejects_a_weigh_in_after_opening_its_proof(browser: Browse
 
 
 def test_riders_are_refused_the_console(page: Page):
-    sign_in(page, RIDER, path=f"/auth/login?redirect={CONSOLE}")
+    returning_rider(page, RIDER, path=f"/auth/login?redirect={CONSOLE}")
     expect(page.locator("#console-refused")).to_contain_text(rc_msg.NOT_RACE_CONTROL)
     expect(page.locator("#queues")).to_have_count(0)
     expect(page.locator(".review-item")).to_have_count(0)
 
 
 def test_approved_riders_are_sent_from_the_form_to_their_profile(page: Page):
-    sign_in(page, RIDER, path=f"/auth/login?redirect={FORM}")
+    returning_rider(page, RIDER, path=f"/auth/login?redirect={FORM}")
     expect(page).to_have_url(at(f"{DASHBOARD}#profile"))
     expect(page.locator("#rider-category")).to_have_text("CAT 2")
     expect(page.locator("#verification-alert")).to_have_count(0)
@@ -349,7 +349,7 @@ def test_approved_riders_are_sent_from_the_form_to_their_profile(page: Page):
 
 def test_cancel_asks_only_once_something_is_typed(page: Page, db: Session):
     new_account(db, "cancel.me@example.com")
-    sign_in(page, "cancel.me@example.com", path=f"/auth/login?redirect={DASHBOARD}")
+    returning_rider(page, "cancel.me@example.com", path=f"/auth/login?redirect={DASHBOARD}")
     page.locator("#verification-verify").click()
     expect(page).to_have_url(at(FORM))
     page.locator("#verification-cancel").click()
@@ -372,7 +372,7 @@ def test_cancel_asks_only_once_something_is_typed(page: Page, db: Session):
 
 def test_the_form_and_the_alert_on_a_phone(phone_page: Page, db: Session):
     new_account(db, "phone.verify@example.com")
-    sign_in(phone_page, "phone.verify@example.com", path=f"/auth/login?redirect={DASHBOARD}")
+    returning_rider(phone_page, "phone.verify@example.com", path=f"/auth/login?redirect={DASHBOARD}")
     expect(phone_page.locator("#verification-verify")).to_be_visible()
     phone_page.locator("#verification-verify").click()
     fill_form(phone_page)

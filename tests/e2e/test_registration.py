@@ -16,7 +16,7 @@ from cycling_site.models import OutboxMessage
 from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event, Registration, RiderFile
 from tests import file_samples
-from tests.e2e.helpers import at, new_account, sign_in, wait_signed_in
+from tests.e2e.helpers import at, new_account, returning_rider, wait_signed_in
 from tests.e2e.test_events import register_for
 
 # The site's day is Dubai's (GMT+4): from 20:00 UTC it is already tomorrow there.
@@ -31,7 +31,7 @@ def event_of(db: Session, name: str) -> Event:
 def open_wizard(page: Page, db: Session, email: str, event_name: str, **fields) -> Event:
     new_account(db, email, **fields)
     event = event_of(db, event_name)
-    sign_in(page, email, path=f"/auth/login?redirect=/event/{event.id}")
+    returning_rider(page, email, path=f"/auth/login?redirect=/event/{event.id}")
     expect(page).to_have_url(at(f"/event/{event.id}"))
     expect(page.locator("#wizard-form")).to_be_visible()
     return event
@@ -288,7 +288,7 @@ def test_each_flag_alone_makes_its_own_path(page: Page, db: Session, event_name,
 
 def test_the_form_stays_closed_for_closed_full_and_wrong_gender_events(page: Page, db: Session):
     new_account(db, "closed.rider@example.com", gender=1)
-    sign_in(page, "closed.rider@example.com", path="/auth/login?redirect=/events")
+    returning_rider(page, "closed.rider@example.com", path="/auth/login?redirect=/events")
     wait_signed_in(page)
     for name, message in (
         ("Closed Registration Classic", events_msg.CLOSED),
@@ -307,7 +307,7 @@ def test_a_pending_rider_goes_to_the_list_and_a_declined_one_may_rejoin(page: Pa
     rider = new_account(db, "rejoin.rider@example.com", gender=0)
     register_for(db, rider, "Hatta Hills Time Trial", "pending")
     register_for(db, rider, "Al Qudra Team Relay", "declined")
-    sign_in(page, "rejoin.rider@example.com", path="/auth/login?redirect=/events")
+    returning_rider(page, "rejoin.rider@example.com", path="/auth/login?redirect=/events")
     wait_signed_in(page)
     page.goto(f"/event/{event_of(db, 'Hatta Hills Time Trial').id}")
     expect(page).to_have_url(at("/events"))

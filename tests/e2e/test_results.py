@@ -13,7 +13,7 @@ from cycling_site.messages import results as msg
 from cycling_site.models import Event
 from cycling_site.models.common import utcnow
 from cycling_site.seed import race_entries
-from tests.e2e.helpers import at, sign_in
+from tests.e2e.helpers import at, returning_rider
 
 SERIES_NAME = "Results Test Series"
 RACE_NAME = "Results Test Race"
@@ -43,7 +43,7 @@ def raced(db) -> dict[str, Event]:
 
 @pytest.fixture
 def results_page(page: Page) -> Page:
-    sign_in(page)
+    returning_rider(page)
     expect(page).to_have_url(at("/user/activities"))
     return page
 
@@ -145,7 +145,7 @@ def test_messages_not_from_the_frame_are_ignored(results_page: Page, raced):
 
 def test_results_fit_a_phone(phone_page: Page, raced):
     page, series = phone_page, raced["series"]
-    sign_in(page)
+    returning_rider(page)
     expect(page).to_have_url(at("/user/activities"))
     frame = _open_results(page, f"eventId={series.id}")
     expect(frame.locator("#standings tbody tr").first).to_be_visible()

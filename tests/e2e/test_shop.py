@@ -14,7 +14,7 @@ from cycling_site.models import Account, Currency, GemOrder, OrderStatus, OwnedI
 from cycling_site.services import ledger
 from cycling_site.services.ledger import Move
 from cycling_site.services.shop_catalogue import ITEMS, ItemType
-from tests.e2e.helpers import KID, at, new_account, sign_in
+from tests.e2e.helpers import KID, at, new_account, returning_rider
 
 SHOP = "/user/activities#in-game-shop"
 DASHBOARD = "/user/activities"
@@ -43,7 +43,7 @@ def balance(db: Session, account: Account, currency: Currency) -> int:
 
 
 def open_shop(page: Page, email: str) -> None:
-    sign_in(page, email, path=f"/auth/login?redirect={DASHBOARD}%23in-game-shop")
+    returning_rider(page, email, path=f"/auth/login?redirect={DASHBOARD}%23in-game-shop")
     expect(page.locator("#shop-panel #products .product-card").first).to_be_visible()
 
 
@@ -329,7 +329,7 @@ def test_a_rider_cannot_poll_another_riders_order(page: Page, db: Session, site)
 
 
 def test_kids_reach_no_shop_page_or_api(page: Page, site):
-    sign_in(page, KID, path=f"/auth/login?redirect={DASHBOARD}%23in-game-shop")
+    returning_rider(page, KID, path=f"/auth/login?redirect={DASHBOARD}%23in-game-shop")
     expect(page.locator("#profile-header")).to_be_visible()
     expect(page.locator("#tab-in-game-shop")).to_have_count(0)
     expect(page.locator("#shop-panel")).to_have_count(0)

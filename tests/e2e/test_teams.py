@@ -11,7 +11,7 @@ from cycling_site.messages import site as site_msg
 from cycling_site.messages import teams as msg
 from cycling_site.models import Team, TeamMembership
 from cycling_site.models.teams import NAME_MAX
-from tests.e2e.helpers import RIDER, at, new_account, sign_in, wait_signed_in
+from tests.e2e.helpers import RIDER, at, new_account, returning_rider, wait_signed_in
 
 # The demo's public teams by name: ten on page 1, the rest on page 2 (teams made here sort after them).
 FIRST_PAGE_FIRST = "Abu Dhabi Aero Club"
@@ -98,7 +98,7 @@ def test_visitors_are_asked_to_sign_in_on_my_teams(page: Page):
 
 def test_a_rider_joins_a_team_the_dashboard_follows_and_a_second_join_is_refused(page: Page, db):
     email = _rider(db)
-    sign_in(page, email)
+    returning_rider(page, email)
     wait_signed_in(page)
     page.goto("/teams")
     card = _card(page, "Al Ain Oasis Riders")
@@ -145,7 +145,7 @@ def test_a_rider_joins_a_team_the_dashboard_follows_and_a_second_join_is_refused
 
 def test_creating_a_team_with_its_error_messages_then_closing_it(page: Page, db):
     email = _rider(db)
-    sign_in(page, email)
+    returning_rider(page, email)
     wait_signed_in(page)
     page.goto("/my-teams")
     expect(page.locator("#teams-empty")).to_have_text(msg.NO_JOINED)
@@ -201,7 +201,7 @@ def test_creating_a_team_with_its_error_messages_then_closing_it(page: Page, db)
 
 def test_an_owner_with_members_cannot_leave(page: Page, db):
     email = _rider(db)
-    sign_in(page, email)
+    returning_rider(page, email)
     wait_signed_in(page)
     name = f"Zabeel Pacers {uuid.uuid4().hex[:6]}"
     page.goto("/teams")
@@ -222,7 +222,7 @@ def test_an_owner_with_members_cannot_leave(page: Page, db):
 
 
 def test_the_demo_riders_dashboard_shows_her_team(page: Page):
-    sign_in(page, RIDER)
+    returning_rider(page, RIDER)
     wait_signed_in(page)
     page.goto("/user/activities")
     expect(page.locator("#rider-team")).to_have_text("Desert Falcons")
@@ -241,7 +241,7 @@ def test_teams_on_a_phone(phone_page: Page, db):
     expect(page.locator("#teams-pagination .page-current")).to_have_text("2")
 
     email = _rider(db)
-    sign_in(page, email)
+    returning_rider(page, email)
     wait_signed_in(page)
     page.goto("/teams")
     card = _card(page, "Doha Pulse Cycling")

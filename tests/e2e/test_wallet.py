@@ -23,7 +23,7 @@ from cycling_site.models.wallet import (
 from cycling_site.services import ledger, wallet
 from cycling_site.services.ledger import Move
 from cycling_site.settings import settings
-from tests.e2e.helpers import KID, RIDER, at, new_account, sign_in, wait_signed_in
+from tests.e2e.helpers import KID, RIDER, at, new_account, returning_rider, wait_signed_in
 
 ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
 FINANCE = "finance@example.com"
@@ -106,7 +106,7 @@ def test_summary_shows_the_header_cards_and_a_searchable_paged_table(page: Page,
         )
     db.commit()
 
-    sign_in(page, rider.email)
+    returning_rider(page, rider.email)
     wait_signed_in(page)
     page.goto("/wallet")
     expect(page.locator("#wallet-name")).to_have_text("Wally Satoshi")
@@ -169,7 +169,7 @@ def test_summary_shows_the_header_cards_and_a_searchable_paged_table(page: Page,
 def test_verification_with_both_codes_and_the_files(page: Page, db):
     rider = _wallet_rider(db, "wallet.verify@example.com", 250_000)
     phone, binance = "+971507654321", "binance.verify@example.com"
-    sign_in(page, rider.email)
+    returning_rider(page, rider.email)
     wait_signed_in(page)
     page.clock.install()
     page.goto("/wallet")
@@ -264,7 +264,7 @@ def test_withdrawal_checks_the_amount_and_the_address_then_finance_pays_it(
     browser: Browser, site, page: Page, db
 ):
     rider = _wallet_rider(db, "wallet.withdraw@example.com", 1_000_000, WalletStatus.approved)
-    sign_in(page, rider.email)
+    returning_rider(page, rider.email)
     wait_signed_in(page)
     page.goto("/wallet/account-verification")
     expect(page.get_by_text(msg.ALREADY_VERIFIED)).to_be_visible()
@@ -330,7 +330,7 @@ def test_withdrawal_checks_the_amount_and_the_address_then_finance_pays_it(
     made = db.exec(select(Withdrawal).where(Withdrawal.account_id == rider.id)).one()
     officer = browser.new_context(base_url=site.url).new_page()
     try:
-        sign_in(officer, FINANCE, path="/auth/login?redirect=/finance")
+        returning_rider(officer, FINANCE, path="/auth/login?redirect=/finance")
         officer.locator("#queue-withdrawal").click()
         officer.locator(f"#item-{made.id} .item-approve").click()
         officer.fill("#transaction_id", "e2e-payout-tx-1")
@@ -346,7 +346,7 @@ def test_withdrawal_checks_the_amount_and_the_address_then_finance_pays_it(
 
 
 def test_kids_have_no_wallet_and_the_wallet_fits_a_phone(browser: Browser, site, page: Page):
-    sign_in(page, KID)
+    returning_rider(page, KID)
     wait_signed_in(page)
     page.goto("/wallet")
     expect(page).to_have_url(at("/user/activities"))
@@ -356,7 +356,7 @@ def test_kids_have_no_wallet_and_the_wallet_fits_a_phone(browser: Browser, site,
     context = browser.new_context(viewport=PHONE_SIZE, base_url=site.url, is_mobile=True, has_touch=True)
     phone = context.new_page()
     try:
-        sign_in(phone, RIDER)
+        returning_rider(phone, RIDER)
         wait_signed_in(phone)
         phone.goto("/wallet")
         expect(phone.locator(".transaction-row").first).to_be_visible()

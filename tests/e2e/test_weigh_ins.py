@@ -19,7 +19,7 @@ from cycling_site.models import Account
 from cycling_site.models.events import Event, RiderFile
 from cycling_site.models.weigh_ins import WeighInWindow, WeightSubmission
 from tests import file_samples
-from tests.e2e.helpers import RIDER, new_account, sign_in
+from tests.e2e.helpers import RIDER, new_account, returning_rider
 from tests.e2e.test_events import register_for
 
 OPEN_EVENT = "Hatta Hills Time Trial"
@@ -45,7 +45,7 @@ def page_now(page: Page) -> int:
 
 
 def open_dashboard(page: Page, email: str = RIDER) -> None:
-    sign_in(page, email, path="/auth/login?redirect=/user/activities")
+    returning_rider(page, email, path="/auth/login?redirect=/user/activities")
     expect(page.locator("#profile-header")).to_be_visible()
 
 
