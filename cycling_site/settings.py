@@ -166,7 +166,7 @@ def load_settings() -> Settings:
         db_pool_size=_env_int("DB_POOL_SIZE", 10),
         db_max_overflow=_env_int("DB_MAX_OVERFLOW", 10),
         db_pool_timeout=float(_env("DB_POOL_TIMEOUT", "3")),
-        db_threads=_env_int("DB_THREADS", 4),
+        db_threads=_env_int("DB_THREADS", 2),
         redis_url=_env("REDIS_URL", ""),
         port=port,
         site_url=_env("SITE_URL", f"http://localhost:{port}").rstrip("/"),
