@@ -52,7 +52,7 @@ async def test_a_new_address_gets_a_new_client_and_the_stop_closes_it(made, monk
     monkeypatch.setattr(activity, "settings", unreachable)
     with pytest.raises(activity.ActivityServiceError, match=activity.UNAVAILABLE):
         await activity.activities(RIDER)
-    assert len(made) == 2 and isinstance(made[1], httpx.AsyncClient)
+    assert len(made) == 2 and made[0] is not made[1] and isinstance(made[1], httpx.AsyncClient)
     await pooled.close_all()
     assert made[1].is_closed
     assert content._pool._made is None

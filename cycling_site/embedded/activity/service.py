@@ -17,9 +17,8 @@ from typing import Annotated
 from fastapi import APIRouter, FastAPI, File, Form, Header, HTTPException, Request, UploadFile
 from fastapi.responses import JSONResponse, Response
 from sqlmodel import Session
-from starlette.concurrency import run_in_threadpool
 
-from cycling_site.db import get_session, in_session, off_loop
+from cycling_site.db import in_session, off_loop
 from cycling_site.embedded.activity import progress, rides
 from cycling_site.embedded.activity.fit_files import FitFileError
 from cycling_site.embedded.activity.rides import ActivityError, NewRide
@@ -122,16 +121,11 @@ async def power_curve(request: Request) -> JSONResponse:
     return await _answer(_power_curve, _rider(payload), payload.get("activityFileIds"))
 
 
-def _ride_file(rider_uuid: str, file_id: object) -> tuple[str, bytes]:
-    with get_session() as session:
-        return rides.ride_file(session, rider_uuid, file_id)
-
-
 @router.post("/download-activity-file")
 async def download_activity_file(request: Request) -> Response:
     payload = await _body_payload(request)
     try:
-        name, data = await off_loop(_ride_file, _rider(payload), payload.get("fileId"))
+        name, data = await in_session(rides.ride_file, _rider(payload), payload.get("fileId"))
     except ActivityError as exc:
         raise _refuse(exc) from exc
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
@@ -174,11 +168,6 @@ async def progress_week(request: Request, rider_uuid: str, year: int, month: int
     return await _answer(progress.progress_bars, rider_uuid, "week", year, month, week)
 
 
-def _ingest(new: NewRide):
-    with get_session() as session:
-        return rides.ingest(session, new)
-
-
 def _check_service_key(authorization: str) -> None:
     scheme, _, value = authorization.partition(" ")
     expected = settings.activity_ingest_key.encode()
@@ -201,14 +190,14 @@ async def upload_activity(
     """The game client's (and the site's) ride upload: one FIT file, checked, measured and stored."""
     _check_service_key(authorization)
     rider_exists: Callable[[str], bool] = request.app.state.rider_exists
-    if not await run_in_threadpool(rider_exists, uuid):
+    if not await off_loop(rider_exists, uuid):
         raise HTTPException(status_code=404, detail=UNKNOWN_RIDER)
     if file is None:
         raise HTTPException(status_code=400, detail=NO_FILE)
     data = await file.read(MAX_FIT_BYTES + 1)
     new = NewRide(uuid, data, file.filename or "", type, title, routeName, ftp, weight)
     try:
-        ride = await run_in_threadpool(_ingest, new)
+        ride = await in_session(rides.ingest, new)
     except (ActivityError, FitFileError) as exc:
         raise _refuse(exc) from exc
     return _ok(rides.activity_row(ride))
