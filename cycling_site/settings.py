@@ -39,6 +39,8 @@ def _env_int(name: str, default: int) -> int:
 
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
+# A worker's lease on a tab's state (several workers) adds to how long a stopped worker's tabs wait for it.
+MAX_STATE_LEASE_MS = 60_000
 LOOPBACK_TWINS = {"localhost": "127.0.0.1", "127.0.0.1": "localhost"}
 
 
@@ -100,6 +102,7 @@ class Settings:
     db_pool_timeout: float
     db_threads: int
     redis_url: str
+    state_lease_ms: int
     port: int
     site_url: str
     secret_key: str
@@ -168,6 +171,7 @@ def load_settings() -> Settings:
         db_pool_timeout=float(_env("DB_POOL_TIMEOUT", "3")),
         db_threads=_env_int("DB_THREADS", 2),
         redis_url=_env("REDIS_URL", ""),
+        state_lease_ms=_env_int("STATE_LEASE_MS", 30_000),
         port=port,
         site_url=_env("SITE_URL", f"http://localhost:{port}").rstrip("/"),
         secret_key=_env("SECRET_KEY", DEMO_SECRET),
@@ -211,6 +215,8 @@ def load_settings() -> Settings:
         raise ValueError("DB_POOL_SIZE must be 1 or more, DB_MAX_OVERFLOW 0 or more, DB_POOL_TIMEOUT 0-30 s")
     if not 1 <= settings.db_threads <= settings.db_pool_size + settings.db_max_overflow:
         raise ValueError("DB_THREADS must be 1 or more and at most DB_POOL_SIZE + DB_MAX_OVERFLOW")
+    if not 0 <= settings.state_lease_ms <= MAX_STATE_LEASE_MS:
+        raise ValueError(f"STATE_LEASE_MS must be 0 to {MAX_STATE_LEASE_MS}")
     if settings.app_env not in {"demo", "production"}:
         raise ValueError("APP_ENV must be 'demo' or 'production'")
     try:

@@ -12,7 +12,8 @@ in as the demo rider (three months of rides); riders share --sessions sign-ins i
 of its own (its own client token and connection). A dashboard load counts from
 opening the connection until the Overview tab's header, overall curve and progress are all in (the ride
 list waits for its own tab);
-a held rider opens the dashboard again every THINK seconds (randomised +-50 %) on the same connection.
+a held rider arrives within the first RAMP seconds (default THINK) and opens the dashboard again every THINK
+seconds (randomised +-50 %) on the same connection.
 Prints p50/p95/p99, errors (with their first messages), the bytes a load received, and the server's CPU
 (user+system seconds across its processes) and RSS. Bounded: at most MAX_RIDERS riders, every wait
 bounded, the hold phase lasts --duration seconds; only 127.0.0.1 is ever contacted.
@@ -349,12 +350,12 @@ async def burst(url: str, server: Server, riders: list[Rider]) -> dict:
     return result
 
 
-async def hold(server: Server, riders: list[Rider], think: float, duration: float) -> dict:
+async def hold(server: Server, riders: list[Rider], think: float, duration: float, ramp: float) -> dict:
     """Every rider keeps the dashboard open and opens it again every `think` seconds (+-50 %)."""
     tally = Tally()
     start = time.monotonic()
     cpu, own = server.cpu_seconds(), time.process_time()
-    # The riders arrive over the first think period, each with a dashboard of their own.
+    # The riders arrive over the first `ramp` seconds, each with a dashboard of their own.
     arrivals = Tally()
     # The server's CPU and the held loads done once every rider has arrived: a held load's own cost, apart
     # from the arrivals' fresh pages.
@@ -374,7 +375,7 @@ async def hold(server: Server, riders: list[Rider], think: float, duration: floa
             else:
                 await tally.measure(rider.reopen_dashboard)
 
-    await asyncio.gather(*(ride(rider, random.uniform(0, think)) for rider in riders))
+    await asyncio.gather(*(ride(rider, random.uniform(0, ramp)) for rider in riders))
     elapsed = time.monotonic() - start
     arrivals.report(f"{len(riders)} riders arriving (a page load each)")
     result = tally.report(f"{len(riders)} riders held, one dashboard every ~{think:g} s, {elapsed:.0f} s")
@@ -388,6 +389,9 @@ async def hold(server: Server, riders: list[Rider], think: float, duration: floa
         held_cpu = (server.cpu_seconds() - settled[0][0]) * 1000 / (len(tally.timings) - settled[0][1])
         result["server_cpu_ms_per_held_load"] = round(held_cpu, 1)
         print(f"  server CPU per held load, once all riders arrived: {held_cpu:.1f} ms")
+        # The same riders, apart from the arrivals' backlog: the loads that ended after the last arrival.
+        steady = Tally(timings=tally.timings[settled[0][1] :], sizes=tally.sizes[settled[0][1] :])
+        result["steady"] = steady.report("  held loads ended after every rider arrived")
     return result
 
 
@@ -454,7 +458,7 @@ async def run(url: str, args: argparse.Namespace) -> None:
             await burst(url, server, riders[: args.burst])
             await asyncio.gather(*(rider.close() for rider in riders[: args.burst]))
         if args.hold:
-            await hold(server, riders[: args.hold], args.think, args.duration)
+            await hold(server, riders[: args.hold], args.think, args.duration, args.ramp or args.think)
     finally:
         await asyncio.gather(*(rider.close() for rider in riders))
 
@@ -506,6 +510,9 @@ def main() -> None:
     parser.add_argument("--hold", type=int, default=0, help="riders held with think time (0: none)")
     parser.add_argument("--think", type=float, default=10.0, help="seconds between a held rider's loads")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds the hold phase lasts")
+    parser.add_argument(
+        "--ramp", type=float, default=0, help="seconds the held riders arrive over (0: --think)"
+    )
     parser.add_argument("--sessions", type=int, default=100, help="sign-ins the riders share in turn")
     parser.add_argument("--api", type=int, default=0, help="connections loading GET /api/events (0: none)")
     parser.add_argument("--workers", type=int, default=1, help="site workers (more than 1 needs --redis)")
@@ -513,6 +520,8 @@ def main() -> None:
     args = parser.parse_args()
     if max(args.burst, args.hold, args.api) > MAX_RIDERS or args.duration > 600:
         raise SystemExit(f"At most {MAX_RIDERS} riders and 600 s.")
+    if not 0 <= args.ramp < args.duration:
+        raise SystemExit("The riders arrive within the hold phase: --ramp below --duration.")
     if args.workers > 1 and not args.redis and not args.url:
         raise SystemExit("Several workers share state through Redis: add --redis.")
     if args.url:

@@ -152,3 +152,20 @@ def test_an_origin_that_is_no_http_address_stops_the_start(monkeypatch, tmp_path
         monkeypatch.setenv(name, value)
     with pytest.raises(ValueError, match="http"):
         load_settings()
+
+
+def test_several_workers_lease_a_tabs_state_and_one_worker_has_no_lease():
+    from rxconfig import state_lease_environment
+
+    leased = {"REFLEX_OPLOCK_ENABLED": "true", "REFLEX_OPLOCK_HOLD_TIME_MS": "10000"}
+    assert state_lease_environment("redis://127.0.0.1:6379/0", 10_000) == leased
+    assert state_lease_environment("redis://127.0.0.1:6379/0", 0) == {}
+    assert state_lease_environment("", 10_000) == {}
+
+
+@pytest.mark.parametrize("lease", ["-1", "60001"])
+def test_a_state_lease_longer_than_the_slowest_handler_is_refused(monkeypatch, tmp_path, lease):
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("STATE_LEASE_MS", lease)
+    with pytest.raises(ValueError, match="STATE_LEASE_MS"):
+        load_settings()
