@@ -30,6 +30,8 @@ def sign_up(page: Page, email: str) -> None:
     pass_human_check(page, "#register-submit")
     submit(page, "#register-submit")
     expect(page).to_have_url(at("/auth/login"))
+    # The address changes before the sign-in form replaces the sign-up form, whose fields have the same ids.
+    expect(page.locator("#login-submit")).to_be_visible()
 
 
 def mailed_code(page: Page, email: str) -> str:
