@@ -164,7 +164,7 @@ def test_several_workers_lease_a_tabs_state_and_one_worker_has_no_lease():
 
 
 @pytest.mark.parametrize("lease", ["-1", "60001"])
-def test_a_state_lease_longer_than_the_slowest_handler_is_refused(monkeypatch, tmp_path, lease):
+def test_a_state_lease_outside_0_to_60_seconds_is_refused(monkeypatch, tmp_path, lease):
     monkeypatch.setenv("DATA_DIR", str(tmp_path))
     monkeypatch.setenv("STATE_LEASE_MS", lease)
     with pytest.raises(ValueError, match="STATE_LEASE_MS"):
