@@ -223,6 +223,13 @@ def test_progress_routes(client, session, rider):
     assert bad.status_code == 400
 
 
+@pytest.mark.parametrize("path", ["/progress/{uuid}/year/twenty", "/progressWall/{uuid}/2026/11/first"])
+def test_progress_for_a_period_that_is_not_a_number_is_refused(client, session, rider, path):
+    answer = _get(client, path.format(uuid=rider.uuid), {"uuid": rider.uuid})
+    assert answer.status_code == 400
+    assert answer.json()["message"] == "The year, month and week must be whole numbers."
+
+
 def test_progress_asked_again_follows_each_new_ride(client, session, rider):
     add_ride(session, rider.uuid, small_fit(START, seconds=1200, speed=10))
     wall_path, year_path = f"/progressWall/{rider.uuid}/2026/11/1", f"/progress/{rider.uuid}/year/2026"

@@ -52,6 +52,7 @@ async def broken() -> JSONResponse:
 CALLS = [
     ("POST", "/echo/rider%20one?page=2", {"json": {"uuid": "u", "ids": [1, 2]}, "headers": {"X-Key": "k"}}),
     ("POST", "echo/no-leading-slash", {"json": {}}),
+    ("POST", "/echo/zo%C3%AB", {"json": {"name": "Zoë", "km": 1.5}, "headers": {"X-Key": "k"}}),
     ("GET", "/header", {"headers": {"X-Payload": '{"iv": "a", "data": "b"}'}}),
     ("POST", "/upload", {"data": {"uuid": "u"}, "files": {"file": ("ride.fit", b"x" * 5000, "text/plain")}}),
     ("POST", "/file", {}),

@@ -17,6 +17,7 @@ from typing import Annotated
 from fastapi import APIRouter, FastAPI, File, Form, Header, HTTPException, Request, UploadFile
 from fastapi.responses import JSONResponse, Response
 from sqlmodel import Session
+from starlette.routing import Route
 
 from cycling_site.db import in_session, off_loop
 from cycling_site.embedded.activity import progress, rides
@@ -30,6 +31,7 @@ NOT_AUTHORISED = "A valid service key is required."
 NO_FILE = "Choose a FIT file to upload."
 NOT_JSON = "The payload must be JSON."
 UNKNOWN_RIDER = "No rider has this uuid."
+BAD_NUMBER = "The year, month and week must be whole numbers."
 
 router = APIRouter(prefix=PREFIX, include_in_schema=False)
 
@@ -75,16 +77,13 @@ def _header_payload(request: Request) -> dict:
 
 async def _answer(call: Callable[..., object], *args: object) -> JSONResponse:
     """`call(session, *args)` in a session of its own, in a worker thread: the connection goes back to the
-    pool there, never waiting on the event loop (the site calls this service in-process, from that loop).
-    The read endpoints are plain async functions that read their payload themselves: they sit on every
-    dashboard load, and FastAPI's dependency solving and sync-endpoint hop cost more than their reads."""
+    pool there, never waiting on the event loop (the site calls this service in-process, from that loop)."""
     try:
         return _ok(await in_session(call, *args))
     except ActivityError as exc:
         raise _refuse(exc) from exc
 
 
-@router.post("/v2/rider/profile/activities")
 async def list_activities(request: Request) -> JSONResponse:
     payload = await _body_payload(request)
     return await _answer(
@@ -96,13 +95,11 @@ async def list_activities(request: Request) -> JSONResponse:
     )
 
 
-@router.post("/activity-info")
 async def activity_info(request: Request) -> JSONResponse:
     payload = await _body_payload(request)
     return await _answer(rides.ride_info, _rider(payload), payload.get("fileId"))
 
 
-@router.post("/detailed-graph-data")
 async def detailed_graph_data(request: Request) -> JSONResponse:
     payload = await _body_payload(request)
     return await _answer(rides.graph_data, _rider(payload), payload.get("fileId"))
@@ -114,14 +111,12 @@ def _power_curve(session: Session, rider_uuid: str, file_ids: object) -> dict:
     return {"overall": None, "compare": rides.compare_curves(session, rider_uuid, file_ids)}
 
 
-@router.post("/power-curve")
 async def power_curve(request: Request) -> JSONResponse:
     """No activityFileIds: the rider's overall curve; one or two: those rides' curves."""
     payload = await _body_payload(request)
     return await _answer(_power_curve, _rider(payload), payload.get("activityFileIds"))
 
 
-@router.post("/download-activity-file")
 async def download_activity_file(request: Request) -> Response:
     payload = await _body_payload(request)
     try:
@@ -136,36 +131,59 @@ def _events_count(session: Session, rider_uuid: str) -> dict:
     return {"total": rides.events_count(session, rider_uuid)}
 
 
-@router.get("/get-user-events-count")
 async def user_events_count(request: Request) -> JSONResponse:
     return await _answer(_events_count, _rider(_header_payload(request)))
 
 
-def _same_rider(request: Request, rider_uuid: str) -> str:
+def _same_rider(request: Request) -> str:
+    rider_uuid = request.path_params["rider_uuid"]
     if _rider(_header_payload(request)) != rider_uuid:
         raise HTTPException(status_code=404, detail=rides.NOT_FOUND)
     return rider_uuid
 
 
-@router.get("/progressWall/{rider_uuid}/{year}/{month}/{week}")
-async def progress_wall(request: Request, rider_uuid: str, year: int, month: int, week: int) -> JSONResponse:
-    return await _answer(progress.progress_wall, _same_rider(request, rider_uuid), year, month, week)
+def _numbers(request: Request, *names: str) -> list[int]:
+    try:
+        return [int(request.path_params[name]) for name in names]
+    except ValueError as exc:
+        raise HTTPException(status_code=400, detail=BAD_NUMBER) from exc
 
 
-@router.get("/progress/{rider_uuid}/year/{year}")
-async def progress_year(request: Request, rider_uuid: str, year: int) -> JSONResponse:
-    return await _answer(progress.progress_bars, _same_rider(request, rider_uuid), "year", year)
+async def progress_wall(request: Request) -> JSONResponse:
+    rider_uuid = _same_rider(request)
+    return await _answer(progress.progress_wall, rider_uuid, *_numbers(request, "year", "month", "week"))
 
 
-@router.get("/progress/{rider_uuid}/month/{year}/{month}")
-async def progress_month(request: Request, rider_uuid: str, year: int, month: int) -> JSONResponse:
-    return await _answer(progress.progress_bars, _same_rider(request, rider_uuid), "month", year, month)
+async def progress_year(request: Request) -> JSONResponse:
+    rider_uuid = _same_rider(request)
+    return await _answer(progress.progress_bars, rider_uuid, "year", *_numbers(request, "year"))
 
 
-@router.get("/progress/{rider_uuid}/week/{year}/{month}/{week}")
-async def progress_week(request: Request, rider_uuid: str, year: int, month: int, week: int) -> JSONResponse:
-    rider_uuid = _same_rider(request, rider_uuid)
-    return await _answer(progress.progress_bars, rider_uuid, "week", year, month, week)
+async def progress_month(request: Request) -> JSONResponse:
+    rider_uuid = _same_rider(request)
+    return await _answer(progress.progress_bars, rider_uuid, "month", *_numbers(request, "year", "month"))
+
+
+async def progress_week(request: Request) -> JSONResponse:
+    rider_uuid = _same_rider(request)
+    numbers = _numbers(request, "year", "month", "week")
+    return await _answer(progress.progress_bars, rider_uuid, "week", *numbers)
+
+
+# The calls that read, as plain routes: they read their payload themselves, and a dashboard load makes three
+# of them, where FastAPI's routing and dependency solving cost more than their reads.
+READS = [
+    Route(PREFIX + "/v2/rider/profile/activities", list_activities, methods=["POST"]),
+    Route(PREFIX + "/activity-info", activity_info, methods=["POST"]),
+    Route(PREFIX + "/detailed-graph-data", detailed_graph_data, methods=["POST"]),
+    Route(PREFIX + "/power-curve", power_curve, methods=["POST"]),
+    Route(PREFIX + "/download-activity-file", download_activity_file, methods=["POST"]),
+    Route(PREFIX + "/get-user-events-count", user_events_count, methods=["GET"]),
+    Route(PREFIX + "/progressWall/{rider_uuid}/{year}/{month}/{week}", progress_wall, methods=["GET"]),
+    Route(PREFIX + "/progress/{rider_uuid}/year/{year}", progress_year, methods=["GET"]),
+    Route(PREFIX + "/progress/{rider_uuid}/month/{year}/{month}", progress_month, methods=["GET"]),
+    Route(PREFIX + "/progress/{rider_uuid}/week/{year}/{month}/{week}", progress_week, methods=["GET"]),
+]
 
 
 def _check_service_key(authorization: str) -> None:
@@ -208,6 +226,7 @@ def install(app: FastAPI, rider_exists: Callable[[str], bool]) -> None:
 
     `rider_exists(uuid)` tells whether a rider may own rides: uploads for anyone else are refused."""
     if not getattr(app.state, "activity_service", False):
+        app.router.routes.extend(READS)
         app.include_router(router)
         app.state.activity_service = True
     app.state.rider_exists = rider_exists
