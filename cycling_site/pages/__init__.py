@@ -31,14 +31,15 @@ from cycling_site.routes import BY_NAME, ROUTES, Route
 from cycling_site.settings import settings
 from cycling_site.state.activity_detail import ActivityDetailState
 from cycling_site.state.connections import ConnectionsState, OAuthCallbackState
-from cycling_site.state.contact import ContactState, SubscribeState
-from cycling_site.state.content import ChromeState, ContentState
+from cycling_site.state.contact import ContactState
+from cycling_site.state.content import ContentState
 from cycling_site.state.dashboard import DashboardState
 from cycling_site.state.event_detail import EventDetailState
 from cycling_site.state.events import EventListState
 from cycling_site.state.finance import FinanceState
 from cycling_site.state.login import LoginState
 from cycling_site.state.mailbox import MailboxState
+from cycling_site.state.page import PageState
 from cycling_site.state.parental_consent import ParentalConsentState, ParentApprovalState
 from cycling_site.state.passwords import ForgotPasswordState, ResetPasswordState
 from cycling_site.state.pre_verification import PreVerificationState
@@ -47,15 +48,12 @@ from cycling_site.state.race_control import RaceControlState
 from cycling_site.state.register import RegisterState
 from cycling_site.state.registration import RegistrationState, ThankYouState
 from cycling_site.state.results import ResultsState
-from cycling_site.state.session import SessionState
-from cycling_site.state.shop import ShopState
 from cycling_site.state.site import SiteState
 from cycling_site.state.teams import TeamsState
 from cycling_site.state.tracks import TracksState
 from cycling_site.state.verification import VerifyLinkState, VerifyOtpState
 from cycling_site.state.wallet import WalletState, WithdrawalState
 from cycling_site.state.wallet_verification import WalletVerificationState
-from cycling_site.state.weigh_ins import WeighInState
 
 BUILT = {
     "events": (events.event_list_page, [EventListState.load]),
@@ -92,7 +90,7 @@ BUILT = {
     "delete-user": (profile.delete_user_page, [DeleteUserState.confirm]),
     "new_activities": (
         dashboard.dashboard_page,
-        [ShopState.close_dialogs, WeighInState.load, DashboardState.load],
+        [DashboardState.load],
     ),
     "activity": (activity_detail.activity_detail_page, [ActivityDetailState.load]),
     "routes": (tracks.tracks_page, [TracksState.load]),
@@ -132,7 +130,7 @@ def register_pages(app: rx.App) -> None:
             route=route.path,
             title=title,
             description=description,
-            on_load=[SessionState.guard, ChromeState.load, SubscribeState.clear_messages, *loads],
+            on_load=[PageState.load, *loads],
         )
     app.add_page(
         events.event_list_page,

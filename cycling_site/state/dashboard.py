@@ -6,7 +6,7 @@ rider's own uuid; the header comes from the rider default data (spec 1 section 3
 
 import math
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
@@ -27,6 +27,7 @@ from cycling_site.state.hashes import show_hash
 from cycling_site.state.session import Rider, SessionState, rider_action, signed_in_account
 from cycling_site.state.shop import ShopState
 from cycling_site.state.third_party_import import ImportState
+from cycling_site.state.weigh_ins import WeighInState, owed_items
 from cycling_site.wire.activity import MAX_COMPARE, MAX_FIT_BYTES, week_of_month
 
 TABS = ("profile", "activities", "in-game-shop")
@@ -127,18 +128,21 @@ class HeaderReads:
     team: str | None
     reason: str
     latest_import: ThirdPartyImport | None
+    owed: list[dict] | None
 
 
-def _header_reads(db: Session, verified: Account) -> HeaderReads:
+def _header_reads(db: Session, verified: Account, now: datetime) -> HeaderReads:
     """What the header shows, read together: the account as it is now (the session check's copy may be a few
     seconds old, and the rider may just have changed it, on any worker), its team, a rejected verification's
-    reason and the latest ride import (its banner and the Other Platform column)."""
+    reason, the latest ride import (its banner and the Other Platform column) and the weigh-in banner's
+    weights owed."""
     account = db.get(Account, verified.id) or verified
     return HeaderReads(
         account,
         teams.header_team(db, account.id),
         pre_verification.rejection_reason(db, account),
         imports.latest(db, account),
+        owed_items(db, account, now),
     )
 
 
@@ -258,6 +262,7 @@ class DashboardState(rx.State):
         """Header and overall curve first (what the rider sees on arrival), then progress, and the rides
         when their tab shows."""
         self.profile_loading = True
+        (await self.get_state(ShopState)).close_dialogs()
         put(self, profile_error="", curve_error="", upload_error="", upload_notice="", download_error="")
         put(self, selected=[], compare_curve=no_curve(), compare_names=[])
         try:
@@ -269,7 +274,9 @@ class DashboardState(rx.State):
 
     @rider_action(reads_only=True)
     async def _load(self, rider: Rider):
-        header = await rider.off_loop(_header_reads, rider.account)
+        now = utcnow()
+        header = await rider.off_loop(_header_reads, rider.account, now)
+        (await self.get_state(WeighInState)).show_owed(header.owed, now)
         account = header.account
         fragment = self.router.url.fragment
         put(self, is_kid=account.is_kid, tab=tab_for(fragment, account.is_kid))

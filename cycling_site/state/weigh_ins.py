@@ -8,13 +8,16 @@ shown: the store rules (window, registration, weight, proof) are held by service
 """
 
 import logging
+from datetime import datetime
 
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
+from sqlmodel import Session
 
 from cycling_site.messages import events as events_msg
 from cycling_site.messages import registration as files_msg
 from cycling_site.messages import weigh_ins as msg
+from cycling_site.models.accounts import Account
 from cycling_site.models.common import utcnow
 from cycling_site.services import events, weigh_ins
 from cycling_site.services.validation import FormErrors
@@ -30,6 +33,17 @@ _log = logging.getLogger(__name__)
 
 def item_key(event_id: object, kind: str) -> str:
     return f"{event_id}:{kind}"
+
+
+def owed_items(db: Session, account: Account, now: datetime) -> list[dict] | None:
+    """The weights the rider owes; None when they cannot be read: the banner alone keeps what it shows, and
+    the rest of the page (whose reads may share this session) goes on."""
+    try:
+        return weigh_ins.items(db, account, now)
+    except SQLAlchemyError:
+        db.rollback()
+        _log.exception("Weigh-ins could not be read")
+        return None
 
 
 def banner_item(item: dict) -> dict[str, str]:
@@ -78,19 +92,22 @@ class WeighInState(rx.State):
     @rx.event
     @rider_action(reads_only=True)
     async def load(self, rider: Rider):
-        """The weights the rider owes, read afresh (on arrival and after a submit)."""
+        """The weights the rider owes, read afresh after a submit (on arrival the dashboard's header reads
+        them)."""
         now = utcnow()
-        try:
-            owed = [banner_item(item) for item in await rider.off_loop(weigh_ins.items, rider.account, now)]
-        except SQLAlchemyError:
-            _log.exception("Weigh-ins could not be read")
+        self.show_owed(await rider.off_loop(owed_items, rider.account, now), now)
+
+    def show_owed(self, owed: list[dict] | None, now: datetime) -> None:
+        """The banner shows what `owed_items` read at `now`; when it could not read, what it showed stays."""
+        if owed is None:
             return
+        items = [banner_item(item) for item in owed]
         # A window already open shows with the items, in the same update: waiting for its countdown's first
         # tick would show it a round trip after the dashboard and push the tabs down.
         started_by = weigh_ins.iso(now)
-        opened = {item["key"] for item in owed if item["start_time"] <= started_by}
-        started = [item["key"] for item in owed if item["key"] in opened or item["key"] in self.started]
-        put(self, items=owed, started=started, warnings=[])
+        opened = {item["key"] for item in items if item["start_time"] <= started_by}
+        started = [item["key"] for item in items if item["key"] in opened or item["key"] in self.started]
+        put(self, items=items, started=started, warnings=[])
 
     @rx.event
     def window_started(self, key: str) -> None:
