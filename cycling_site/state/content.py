@@ -112,6 +112,25 @@ def _group(item: content.MenuItem) -> MenuGroup:
     )
 
 
+_shown_menus: tuple[object, dict[str, list]] = (None, {})
+
+
+def _menu_vars(menus: dict[str, tuple[content.MenuItem, ...]]) -> dict[str, list]:
+    """The menus as the chrome's vars, made once per answer of the content service (kept for minutes), not
+    on every page load; the same lists then compare equal at once."""
+    global _shown_menus
+    if _shown_menus[0] is not menus:
+        _shown_menus = (
+            menus,
+            {
+                "main_menu": [_group(item) for item in menus.get("main-menu", ())],
+                "navigation_menu": [_link(item) for item in menus.get("navigation-menu", ())],
+                "community_menu": [_link(item) for item in menus.get("community-menu", ())],
+            },
+        )
+    return _shown_menus[1]
+
+
 class ChromeState(rx.State):
     """Menus, site info and social links, loaded on every page (the client caches menus and site info)."""
 
@@ -136,13 +155,7 @@ class ChromeState(rx.State):
             menus = await content.menus()
         except content.ContentError:
             menus = {}
-        put(
-            self,
-            main_menu=[_group(item) for item in menus.get("main-menu", ())],
-            navigation_menu=[_link(item) for item in menus.get("navigation-menu", ())],
-            community_menu=[_link(item) for item in menus.get("community-menu", ())],
-            menus_loaded=True,
-        )
+        put(self, **_menu_vars(menus), menus_loaded=True)
         try:
             info = await content.site_info()
         except content.ContentError:
