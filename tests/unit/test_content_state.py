@@ -152,6 +152,18 @@ async def test_the_chrome_has_menus_with_dropdowns_and_splits_site_info_and_six_
     assert chrome.site_name == "RideArena" and chrome.in_app_view is False
 
 
+async def test_the_chrome_follows_the_menus_once_the_content_service_answers_anew(root, monkeypatch):
+    chrome, _ = await _run(ChromeState, "load", "/")
+    assert chrome.navigation_menu[0].title == "About us"
+    menus = root / "menus.yaml"
+    menus.write_text(menus.read_text().replace("title: About us", "title: Who we are"))
+    again, _ = await _run(ChromeState, "load", "/")
+    assert again.navigation_menu[0].title == "About us"
+    monkeypatch.setattr(content, "_cache", {})
+    again, _ = await _run(ChromeState, "load", "/")
+    assert again.navigation_menu[0].title == "Who we are"
+
+
 async def test_d_equals_m_is_remembered_for_the_visit(root):
     chrome, _ = await _run(ChromeState, "load", "/support?d=m")
     assert chrome.in_app_view is True
