@@ -276,7 +276,7 @@ class DashboardState(rx.State):
     async def _load(self, rider: Rider):
         now = utcnow()
         header = await rider.off_loop(_header_reads, rider.account, now)
-        (await self.get_state(WeighInState)).show_owed(header.owed, now)
+        (await self.get_state(WeighInState))._show_owed(header.owed, now)
         account = header.account
         fragment = self.router.url.fragment
         put(self, is_kid=account.is_kid, tab=tab_for(fragment, account.is_kid))

@@ -95,10 +95,11 @@ class WeighInState(rx.State):
         """The weights the rider owes, read afresh after a submit (on arrival the dashboard's header reads
         them)."""
         now = utcnow()
-        self.show_owed(await rider.off_loop(owed_items, rider.account, now), now)
+        self._show_owed(await rider.off_loop(owed_items, rider.account, now), now)
 
-    def show_owed(self, owed: list[dict] | None, now: datetime) -> None:
-        """The banner shows what `owed_items` read at `now`; when it could not read, what it showed stays."""
+    def _show_owed(self, owed: list[dict] | None, now: datetime) -> None:
+        """The banner shows what `owed_items` read at `now`; when it could not read, what it showed stays.
+        Not an event: the browser never sends what the banner shows."""
         if owed is None:
             return
         items = [banner_item(item) for item in owed]
