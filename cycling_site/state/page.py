@@ -11,10 +11,8 @@ class PageState(rx.State):
     @rx.event
     async def load(self):
         """The route guard, the header's menus and the footer form's reset, as one event: as three they cost
-        three rounds of event processing and three updates on every page load. A redirect of the guard
-        goes out first, whatever the menus do."""
+        three rounds of event processing and three updates on every page load."""
         redirect = await (await self.get_state(SessionState)).guard()
-        if redirect:
-            yield redirect
         await (await self.get_state(ChromeState)).load()
         (await self.get_state(SubscribeState)).clear_messages()
+        return redirect
