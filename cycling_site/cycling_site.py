@@ -2,6 +2,7 @@
 embedded outside services (the only module of the site that wires them in)."""
 
 import gc
+import uuid
 from collections.abc import Callable
 from contextlib import asynccontextmanager
 from functools import partial
@@ -9,6 +10,7 @@ from functools import partial
 import reflex as rx
 from fastapi import FastAPI
 from reflex.config import get_config
+from reflex.istate.manager.redis import StateManagerRedis
 from reflex_base.constants import Endpoint
 from starlette.routing import WebSocketRoute
 from starlette.types import ASGIApp
@@ -105,3 +107,15 @@ def _collect_garbage_less_often() -> None:
 
 
 app.register_lifespan_task(_collect_garbage_less_often)
+
+
+def own_lease_identity(app: rx.App) -> None:
+    """Several workers: Reflex makes the Redis state manager before the server forks its workers, so all of
+    them asked for a tab's state under one name. A worker that stopped waiting took the others' requests
+    out with its own, and the worker holding the tab's lease kept it its whole 30 s while an upload sent to
+    another worker waited. Each worker asks under a name of its own."""
+    if isinstance(app.state_manager, StateManagerRedis):
+        app.state_manager._instance_id = str(uuid.uuid4())
+
+
+app.register_lifespan_task(own_lease_identity)

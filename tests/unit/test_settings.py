@@ -163,6 +163,27 @@ def test_several_workers_lease_a_tabs_state_and_one_worker_has_no_lease():
     assert state_lease_environment("", 10_000) == {}
 
 
+def test_each_worker_asks_for_a_leased_state_under_a_name_of_its_own():
+    from types import SimpleNamespace
+
+    from redis.asyncio import Redis
+    from reflex.istate.manager.memory import StateManagerMemory
+    from reflex.istate.manager.redis import StateManagerRedis
+
+    from cycling_site.cycling_site import own_lease_identity
+
+    # The workers are forked from one process that made the manager: each runs the app's start-up.
+    forked = StateManagerRedis(redis=Redis.from_url("redis://127.0.0.1:1/0"))
+    names = {forked._instance_id}
+    for _worker in range(2):
+        own_lease_identity(SimpleNamespace(state_manager=forked))
+        names.add(forked._instance_id)
+    assert len(names) == 3
+    one_worker = StateManagerMemory()
+    own_lease_identity(SimpleNamespace(state_manager=one_worker))
+    assert not hasattr(one_worker, "_instance_id")
+
+
 @pytest.mark.parametrize("lease", ["-1", "60001"])
 def test_a_state_lease_outside_0_to_60_seconds_is_refused(monkeypatch, tmp_path, lease):
     monkeypatch.setenv("DATA_DIR", str(tmp_path))
