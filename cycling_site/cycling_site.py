@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from reflex.config import get_config
 from reflex.istate.manager.redis import StateManagerRedis
 from reflex_base.constants import Endpoint
-from starlette.routing import WebSocketRoute
+from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp
 
 import cycling_site.models  # noqa: F401  (registers the tables)
@@ -61,10 +61,14 @@ payments.serve_embedded_from(api)
 def _api_in_front(backend: ASGIApp) -> ASGIApp:
     """The REST API and the embedded services in front of Reflex's backend (the pages' live connections,
     uploads, the built frontend), mounted behind their routes as Reflex mounts an app given as a transformer;
-    Reflex's outer CORS middleware covers both. The live connection's route comes first: behind the API's
-    forty routers, matching each new connection (every page load) cost half a millisecond."""
-    event_path = get_config().prepend_backend_path(str(Endpoint.EVENT))
-    api.router.routes.insert(0, WebSocketRoute(event_path + "{rest:path}", backend))
+    Reflex's outer CORS middleware covers both. The live connection and the built frontend's files are
+    routed first: behind the API's forty routers, matching each new connection (every page load) and each
+    file cost half a millisecond."""
+    config = get_config()
+    api.router.routes[:0] = [
+        WebSocketRoute(config.prepend_backend_path(str(Endpoint.EVENT)) + "{rest:path}", backend),
+        Route(config.prepend_frontend_path("/assets/") + "{rest:path}", backend),
+    ]
     api.mount("", backend)
     return api
 
