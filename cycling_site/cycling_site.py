@@ -62,8 +62,8 @@ def _api_in_front(backend: ASGIApp) -> ASGIApp:
     """The REST API and the embedded services in front of Reflex's backend (the pages' live connections,
     uploads, the built frontend), mounted behind their routes as Reflex mounts an app given as a transformer;
     Reflex's outer CORS middleware covers both. The live connection and the built frontend's files are
-    routed first: behind the API's forty routers, matching each new connection (every page load) and each
-    file cost half a millisecond."""
+    routed first: behind the API's forty routers, matching each new connection (every page load) cost half a
+    millisecond more, and each file 0.6 ms."""
     config = get_config()
     api.router.routes[:0] = [
         WebSocketRoute(config.prepend_backend_path(str(Endpoint.EVENT)) + "{rest:path}", backend),
@@ -116,8 +116,8 @@ app.register_lifespan_task(_collect_garbage_less_often)
 def own_lease_identity(app: rx.App) -> None:
     """Several workers: Reflex makes the Redis state manager before the server forks its workers, so all of
     them asked for a tab's state under one name. A worker that stopped waiting took the others' requests
-    out with its own, and the worker holding the tab's lease kept it its whole 30 s while an upload sent to
-    another worker waited. Each worker asks under a name of its own."""
+    out with its own, and the worker holding the tab's lease kept it to its end (`STATE_LEASE_MS`) while
+    an upload sent to another worker waited. Each worker asks under a name of its own."""
     if isinstance(app.state_manager, StateManagerRedis):
         app.state_manager._instance_id = str(uuid.uuid4())
 
