@@ -8,6 +8,7 @@ for 300 s and site info for 600 s (spec 3 section 9) unless a caller forces a re
 site settings too, as long as site info.
 """
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ SAFE_SCHEMES = ("https://", "http://", "mailto:", "tel:")
 _local_app: ASGIApp | None = None
 _clock = time.monotonic
 _cache: dict[str, tuple[float, Any]] = {}
+_fetching: dict[str, asyncio.Task] = {}
 T = TypeVar("T")
 
 
@@ -139,6 +141,7 @@ def serve_embedded_from(app: ASGIApp) -> None:
 def clear_cache() -> None:
     """Forgets cached menus and site info (tests, and a site that changes content service)."""
     _cache.clear()
+    _fetching.clear()
 
 
 def _new_client() -> httpx.AsyncClient | InProcessClient:
@@ -320,13 +323,30 @@ def _menu_items(items: list[dict]) -> tuple[MenuItem, ...]:
 
 
 async def _kept(key: str, seconds: int, fetch: Callable[[], Awaitable[T]], force_refresh: bool = False) -> T:
-    """`fetch()`'s answer, kept for `seconds` unless a caller forces a refresh."""
+    """`fetch()`'s answer, kept for `seconds` unless a caller forces a refresh. Callers that come while it
+    is being fetched wait for that one fetch: when the site had just started, a burst of page loads asked
+    the service once per page, and the embedded one parsed its files once per page."""
     hit = _cache.get(key)
     if hit and hit[0] > _clock() and not force_refresh:
         return hit[1]
-    answer = await fetch()
-    _cache[key] = (_clock() + seconds, answer)
-    return answer
+    loop = asyncio.get_running_loop()
+    shared = _fetching.get(key)
+    if force_refresh or shared is None or shared.get_loop() is not loop:
+        shared = _fetching[key] = loop.create_task(_fetch_and_keep(key, seconds, fetch))
+        # A failure nobody is left waiting for (every caller gone) is not reported as never retrieved.
+        shared.add_done_callback(lambda task: task.cancelled() or task.exception())
+    # Shielded: a caller that goes away (a page left) does not cancel the fetch the others wait for.
+    return await asyncio.shield(shared)
+
+
+async def _fetch_and_keep(key: str, seconds: int, fetch: Callable[[], Awaitable[T]]) -> T:
+    try:
+        answer = await fetch()
+        _cache[key] = (_clock() + seconds, answer)
+        return answer
+    finally:
+        if _fetching.get(key) is asyncio.current_task():
+            del _fetching[key]
 
 
 async def menus(force_refresh: bool = False) -> dict[str, tuple[MenuItem, ...]]:

@@ -2,13 +2,15 @@
 slugs, unreadable files (never a 500) and the shapes of every call (spec 2 and 3 section 7)."""
 
 import shutil
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from cycling_site.embedded.content import service as content_service
-from cycling_site.embedded.content import texts
+from cycling_site.embedded.content import store, texts
 from cycling_site.settings import PROJECT_ROOT, settings
 from cycling_site.wire import content as wire
 
@@ -103,3 +105,20 @@ def test_an_edited_page_is_served_fresh(service):
     assert "RideArena is an" in service.get(BASE + "pages/about-us", headers=KEY).json()["data"]["content"]
     path.write_text("---\ntitle: About\n---\nA new story, a longer one.\n")
     assert "A new story" in service.get(BASE + "pages/about-us", headers=KEY).json()["data"]["content"]
+
+
+def test_requests_that_come_while_a_file_is_parsed_wait_for_that_one_parse(service, monkeypatch):
+    parsed = []
+    slow_parse = store.yaml.safe_load
+
+    def counted(text):
+        parsed.append(text)
+        time.sleep(0.05)  # a parse long enough for the other requests to come meanwhile
+        return slow_parse(text)
+
+    monkeypatch.setattr(store, "_cache", {})
+    monkeypatch.setattr(store.yaml, "safe_load", counted)
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: service.get(BASE + wire.MENUS, headers=KEY).json(), range(8)))
+    assert all(answer == answers[0] for answer in answers) and answers[0]["menus"]
+    assert len(parsed) == 1

@@ -1,6 +1,7 @@
 """The content client over the wire: every call against the embedded service, the menus and site-info
 caches, nh3 sanitising of everything the service sends, and the errors a rider sees."""
 
+import asyncio
 import dataclasses
 import shutil
 from pathlib import Path
@@ -13,6 +14,7 @@ from cycling_site.clients import content
 from cycling_site.embedded.content import service as content_service
 from cycling_site.messages import content as msg
 from cycling_site.settings import PROJECT_ROOT
+from cycling_site.wire import content as wire
 
 pytestmark = pytest.mark.anyio
 
@@ -173,3 +175,49 @@ async def test_an_unreadable_answer_is_an_invalid_response(answer, monkeypatch):
         await content.site_info()
     with pytest.raises(content.ContentError, match=msg.NOT_LOADED):
         await content.social_links()
+
+
+def _counting(app) -> tuple[list[str], object]:
+    """The app, and the paths of the requests it was asked."""
+    asked: list[str] = []
+
+    async def counted(scope, receive, send):
+        asked.append(scope["path"])
+        await app(scope, receive, send)
+
+    return asked, counted
+
+
+async def test_callers_that_come_while_menus_are_fetched_share_that_one_fetch(root, monkeypatch):
+    asked, counted = _counting(content._local_app)
+    monkeypatch.setattr(content, "_local_app", counted)
+    monkeypatch.setattr(content, "_fetching", {})
+    answers = await asyncio.gather(*(content.menus() for _ in range(20)), content.site_info())
+    assert all(answer == answers[0] for answer in answers[:20])
+    assert answers[0]["main-menu"][0].title == "Events" and answers[20].name == "RideArena"
+    assert sorted(asked) == sorted(f"{wire.EMBEDDED_PREFIX}/{path}" for path in (wire.MENUS, wire.SITE_INFO))
+    assert content._fetching == {}
+    await content.menus(force_refresh=True)
+    assert asked.count(f"{wire.EMBEDDED_PREFIX}/{wire.MENUS}") == 2
+
+
+async def test_a_caller_that_leaves_does_not_cancel_the_fetch_others_wait_for(root, monkeypatch):
+    monkeypatch.setattr(content, "_fetching", {})
+    first = asyncio.ensure_future(content.menus())
+    waiting = asyncio.ensure_future(content.menus())
+    await asyncio.sleep(0)
+    first.cancel()
+    assert (await waiting)["main-menu"][0].title == "Events"
+    assert first.cancelled()
+
+
+async def test_a_shared_fetch_that_fails_fails_for_every_caller_and_the_next_asks_again(root, monkeypatch):
+    right = content.settings
+    monkeypatch.setattr(content, "settings", dataclasses.replace(right, content_service_key="not-the-key"))
+    monkeypatch.setattr(content, "_fetching", {})
+    asked, counted = _counting(content._local_app)
+    monkeypatch.setattr(content, "_local_app", counted)
+    failed = await asyncio.gather(*(content.menus() for _ in range(5)), return_exceptions=True)
+    assert [str(error) for error in failed] == [msg.MENUS_FAILED] * 5 and len(asked) == 1
+    monkeypatch.setattr(content, "settings", right)
+    assert (await content.menus())["main-menu"][0].title == "Events"

@@ -6,6 +6,7 @@ a stat and a dictionary lookup, and an edited file is picked up on the next requ
 """
 
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,7 @@ class _Cached:
 
 
 _cache: dict[tuple[Path, str], _Cached] = {}
+_parsing = threading.Lock()
 
 
 def _cached(path: Path, kind: str, build) -> Any:
@@ -54,12 +56,18 @@ def _cached(path: Path, kind: str, build) -> Any:
         raise NotFound(path.name) from exc
     stamp = (status.st_mtime_ns, status.st_size)
     hit = _cache.get((path, kind))
-    if hit is None or hit.stamp != stamp:
-        try:
-            hit = _Cached(stamp, build(path.read_text(encoding="utf-8")))
-        except (OSError, yaml.YAMLError, TypeError, AttributeError, KeyError, ValueError) as exc:
-            raise Unreadable(path.name) from exc
-        _cache[(path, kind)] = hit
+    if hit is not None and hit.stamp == stamp:
+        return hit.value
+    # One thread parses a file; the requests that came meanwhile (a burst when the site has just started)
+    # wait for its result instead of each parsing it again.
+    with _parsing:
+        hit = _cache.get((path, kind))
+        if hit is None or hit.stamp != stamp:
+            try:
+                hit = _Cached(stamp, build(path.read_text(encoding="utf-8")))
+            except (OSError, yaml.YAMLError, TypeError, AttributeError, KeyError, ValueError) as exc:
+                raise Unreadable(path.name) from exc
+            _cache[(path, kind)] = hit
     return hit.value
 
 
