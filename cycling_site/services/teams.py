@@ -23,6 +23,7 @@ from sqlalchemy import bindparam, delete, false, func, true
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from cycling_site.db import read_columns
 from cycling_site.messages import teams as msg
 from cycling_site.models import Account, Team, TeamMembership
 from cycling_site.models.common import utcnow
@@ -201,7 +202,7 @@ def header_team(session: Session, account_id: int | None) -> str | None:
     """The team shown beside the rider's name: the one joined most recently."""
     if account_id is None:
         return None
-    return session.exec(_HEADER_TEAM, params={"account_id": account_id}).first()
+    return read_columns(session, _HEADER_TEAM, account_id=account_id).scalar()
 
 
 def create(session: Session, account: Account, form: TeamForm) -> Team:

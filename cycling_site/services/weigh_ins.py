@@ -16,6 +16,7 @@ from sqlalchemy import bindparam, exists, func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from cycling_site.db import read_columns
 from cycling_site.local_time import local, local_text
 from cycling_site.messages import race_control as review_msg
 from cycling_site.messages import weigh_ins as msg
@@ -99,7 +100,7 @@ def _declarations(session: Session, account: Account, event_ids: set[int]) -> di
     """The status that counts of the rider's declarations per event and type: a held one over rejections."""
     if not event_ids:
         return {}
-    rows = session.exec(_DECLARED, params={"account_id": account.id, "event_ids": sorted(event_ids)}).all()
+    rows = read_columns(session, _DECLARED, account_id=account.id, event_ids=sorted(event_ids)).all()
     found: dict[tuple[int, str], str] = {}
     for event_id, kind, status in rows:
         if found.get((event_id, kind)) not in HELD:
@@ -113,7 +114,7 @@ def items(session: Session, account: Account, now: datetime | None = None) -> li
     not started yet are included (the page shows them at their start); ended ones are not. Soonest end
     first."""
     now = now or utcnow()
-    rows = session.exec(_OWED, params={"now": now, "account_id": account.id}).all()
+    rows = read_columns(session, _OWED, now=now, account_id=account.id).all()
     declared = _declarations(session, account, {row[0] for row in rows})
     owed = []
     for event_id, event_name, kind, starts_at, ends_at in rows:

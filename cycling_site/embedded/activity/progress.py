@@ -15,6 +15,7 @@ from typing import TypeVar
 from sqlalchemy import bindparam, case, func
 from sqlmodel import Session, select
 
+from cycling_site.db import read_columns
 from cycling_site.embedded.activity.models import Ride, RideType
 from cycling_site.embedded.activity.rides import ActivityError
 from cycling_site.local_time import LOCAL_TZ, local
@@ -39,7 +40,7 @@ _VERSION = select(func.count(), func.max(Ride.id), func.max(Ride.created_at)).wh
 def _rides_version(session: Session, rider_uuid: str) -> tuple:
     """Rides are only ever added, so their count and latest id change with every new one; the latest stored
     time tells apart a database reset under a running site that happens to reach the same count."""
-    return tuple(session.exec(_VERSION, params={"rider_uuid": rider_uuid}).one())
+    return tuple(read_columns(session, _VERSION, rider_uuid=rider_uuid).one())
 
 
 def _kept_or(session: Session, rider_uuid: str, question: tuple, work: Callable[[], T]) -> T:

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from cycling_site.db import read_columns
 from cycling_site.embedded.activity import ride_metrics
 from cycling_site.embedded.activity.fit_files import read_fit
 from cycling_site.embedded.activity.models import Ride, RideData, RiderCurve, RideType
@@ -323,9 +324,14 @@ def _curve_points(power: np.ndarray, per_kg: np.ndarray) -> dict:
     }
 
 
+_BEST_CURVE = select(RiderCurve.power, RiderCurve.power_weight).where(
+    RiderCurve.rider_uuid == bindparam("rider_uuid")
+)
+
+
 def overall_curve(session: Session, rider_uuid: str) -> dict:
     """The rider's best power over every ride, in W and W/kg (the dashboard's overall graph)."""
-    best = session.get(RiderCurve, rider_uuid)
+    best = read_columns(session, _BEST_CURVE, rider_uuid=rider_uuid).first()
     if best is None:
         return {"seconds": [], "power": [], "power_weight": []}
     power = np.frombuffer(best.power, dtype=np.float32)
