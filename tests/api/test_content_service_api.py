@@ -109,12 +109,12 @@ def test_an_edited_page_is_served_fresh(service):
 
 def test_requests_that_come_while_a_file_is_parsed_wait_for_that_one_parse(service, monkeypatch):
     parsed = []
-    slow_parse = store.yaml.safe_load
+    parse = store.yaml.safe_load
 
     def counted(text):
         parsed.append(text)
         time.sleep(0.05)  # a parse long enough for the other requests to come meanwhile
-        return slow_parse(text)
+        return parse(text)
 
     monkeypatch.setattr(store, "_cache", {})
     monkeypatch.setattr(store.yaml, "safe_load", counted)

@@ -178,7 +178,7 @@ async def test_an_unreadable_answer_is_an_invalid_response(answer, monkeypatch):
 
 
 def _counting(app) -> tuple[list[str], object]:
-    """The app, and the paths of the requests it was asked."""
+    """The paths of the requests the app is asked, and the app that records them."""
     asked: list[str] = []
 
     async def counted(scope, receive, send):
