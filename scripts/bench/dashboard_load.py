@@ -10,7 +10,7 @@ import os
 import statistics
 import time
 
-from login_roundtrip import BASE_URL, CHROMIUM_ARGS, ready_to_sign_in
+from login_roundtrip import BASE_URL, CHROMIUM_ARGS, ready_to_sign_in, wait_shown
 from playwright.sync_api import sync_playwright
 
 RUNS = int(os.environ.get("RUNS", "20"))
@@ -31,9 +31,9 @@ def main() -> None:
             page.goto("/user/profile")
             page.locator("#avatar-button").wait_for()
             started = time.perf_counter()
-            page.goto("/user/activities")
-            page.locator("#rider-name").wait_for()
-            page.locator("#overall-curve .recharts-line").first.wait_for()
+            page.goto("/user/activities", wait_until="commit")
+            wait_shown(page, "#rider-name")
+            wait_shown(page, "#overall-curve .recharts-line")
             timings.append((time.perf_counter() - started) * 1000)
         browser.close()
     timings.sort()
