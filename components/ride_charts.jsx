@@ -1,48 +1,54 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 
 // recharts and the drawing code are fetched once the page has painted the text around a chart: the
 // rider reads the page while the chart code arrives, and drawing runs in a task of its own. Until then
 // each chart keeps its box (same id, same height), so nothing moves when it arrives.
-const drawn = () => import("./ride_charts_drawn.jsx");
-const later = (name) => lazy(() => drawn().then((module) => ({ default: module[name] })));
+// Not React.lazy under Suspense: React shows a resolved Suspense boundary no sooner than 300 ms after its
+// fallback, which kept every chart a third of a second behind code that was already in.
+let drawn = null;
 
-const DrawnPowerCurveChart = later("PowerCurveChart");
-const DrawnRideGraph = later("RideGraph");
-const DrawnProgressBars = later("ProgressBars");
-
-function usePainted() {
-  const [painted, setPainted] = useState(false);
+function useDrawn() {
+  const [module, setModule] = useState(drawn);
   useEffect(() => {
+    if (module) return undefined;
+    let live = true;
     let timer;
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setPainted(true), 0);
+      timer = setTimeout(() => {
+        import("./ride_charts_drawn.jsx").then(
+          (loaded) => {
+            drawn = loaded;
+            if (live) setModule(loaded);
+          },
+          // The box stays; the next page that shows a chart asks again.
+          (error) => console.error("The chart code could not be loaded.", error),
+        );
+      }, 0);
     });
     return () => {
+      live = false;
       cancelAnimationFrame(frame);
       clearTimeout(timer);
     };
-  }, []);
-  return painted;
+  }, [module]);
+  return module;
 }
 
-function AfterPaint({ Chart, height, props }) {
-  const box = <div id={props.id} style={{ width: "100%", height }} />;
-  if (!usePainted()) return box;
-  return (
-    <Suspense fallback={box}>
-      <Chart {...props} />
-    </Suspense>
-  );
+function AfterPaint({ name, height, props }) {
+  const module = useDrawn();
+  if (!module) return <div id={props.id} style={{ width: "100%", height }} />;
+  const Chart = module[name];
+  return <Chart {...props} />;
 }
 
 export function PowerCurveChart(props) {
-  return <AfterPaint Chart={DrawnPowerCurveChart} height={props.height ?? 300} props={props} />;
+  return <AfterPaint name="PowerCurveChart" height={props.height ?? 300} props={props} />;
 }
 
 export function RideGraph(props) {
-  return <AfterPaint Chart={DrawnRideGraph} height={220} props={props} />;
+  return <AfterPaint name="RideGraph" height={220} props={props} />;
 }
 
 export function ProgressBars(props) {
-  return <AfterPaint Chart={DrawnProgressBars} height={260} props={props} />;
+  return <AfterPaint name="ProgressBars" height={260} props={props} />;
 }
