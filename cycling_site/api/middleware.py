@@ -50,6 +50,7 @@ REVALIDATE = b"no-cache"
 _INLINE_SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL)
 _SRC_ATTRIBUTE = re.compile(rb"\ssrc\s*=", re.IGNORECASE)
 _built_script_hashes: list[str] | None = None
+_built_folders: frozenset[str] | None = None
 
 
 def script_hash(source: bytes) -> str:
@@ -78,6 +79,34 @@ def _built_hashes() -> list[str] | None:
         except OSError:
             return None
     return _built_script_hashes
+
+
+def built_pages(build_dir: Path) -> frozenset[str]:
+    """The address of every built page that is a folder's index.html (/events, /user/activities)."""
+    return frozenset(
+        "/" + page.parent.relative_to(build_dir).as_posix() for page in build_dir.rglob("*/index.html")
+    )
+
+
+def _built_page_folders() -> frozenset[str]:
+    """The build's page folders, read once at first use; none while no build is there."""
+    global _built_folders
+    if _built_folders is None and BUILD_DIR.is_dir():
+        try:
+            _built_folders = built_pages(BUILD_DIR)
+        except OSError:
+            return frozenset()
+    return _built_folders or frozenset()
+
+
+def as_folder(scope: Scope) -> Scope:
+    """A page asked for without its closing slash (/events) is served as its folder (/events/): the built
+    frontend's file server answers it with a redirect to that address first, one round trip more on a full
+    page load (the one after sign-in among them)."""
+    path = scope["path"]
+    if scope["method"] not in ("GET", "HEAD") or path not in _built_page_folders():
+        return scope
+    return {**scope, "path": path + "/", "raw_path": (scope.get("raw_path") or path.encode()) + b"/"}
 
 
 def _under(path: str, prefix: str) -> bool:
@@ -174,6 +203,7 @@ class SiteMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        scope = as_folder(scope)
         security_headers = self.security_headers(scope)
         if self.from_another_site(scope):
             for message in _json_refusal(403, msg.CROSS_SITE_REFUSED, security_headers):

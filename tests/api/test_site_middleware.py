@@ -12,7 +12,8 @@ from fastapi.testclient import TestClient
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse
-from starlette.routing import Route
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from cycling_site.api import middleware
 from cycling_site.api.main import api
@@ -180,6 +181,7 @@ def build(tmp_path, monkeypatch):
     )
     monkeypatch.setattr(middleware, "BUILD_DIR", tmp_path)
     monkeypatch.setattr(middleware, "_built_script_hashes", None)
+    monkeypatch.setattr(middleware, "_built_folders", None)
     return tmp_path
 
 
@@ -187,6 +189,7 @@ def build(tmp_path, monkeypatch):
 def no_build(tmp_path, monkeypatch):
     monkeypatch.setattr(middleware, "BUILD_DIR", tmp_path / "missing")
     monkeypatch.setattr(middleware, "_built_script_hashes", None)
+    monkeypatch.setattr(middleware, "_built_folders", None)
 
 
 def _pages_app() -> Starlette:
@@ -236,6 +239,23 @@ def test_files_carry_a_short_policy_that_runs_no_script(build, path):
         "base-uri": "'self'",
         "frame-ancestors": "'none'",
     }
+
+
+def test_a_page_without_its_closing_slash_is_served_without_a_redirect(build):
+    """The built frontend is served as Reflex serves it: files, with a folder's index.html for its address."""
+    (build / "user" / "activities").mkdir(parents=True)
+    (build / "user" / "activities" / "index.html").write_text("<html>dashboard</html>")
+    files = Starlette(routes=[Mount("/", StaticFiles(directory=build, html=True))])
+    assert TestClient(files).get("/user/activities", follow_redirects=False).status_code == 307
+    client = TestClient(SiteMiddleware(files))
+    for address in ("/user/activities", "/user/activities/", "/user/activities?tab=1"):
+        response = client.get(address, follow_redirects=False)
+        assert (response.status_code, response.text) == (200, "<html>dashboard</html>"), address
+    assert client.head("/user/activities", follow_redirects=False).status_code == 200
+    posted = {"type": "http", "method": "POST", "path": "/user/activities", "raw_path": b"/user/activities"}
+    assert middleware.as_folder(posted) == posted
+    missing = client.get("/user/nothing", headers={"accept": "text/html"}, follow_redirects=False)
+    assert (missing.status_code, missing.headers["location"]) == (307, "/")
 
 
 def test_the_build_is_read_once(build):
