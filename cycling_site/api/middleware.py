@@ -6,8 +6,9 @@ import base64
 import hashlib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -49,8 +50,9 @@ REVALIDATE = b"no-cache"
 
 _INLINE_SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL)
 _SRC_ATTRIBUTE = re.compile(rb"\ssrc\s*=", re.IGNORECASE)
-_built_script_hashes: list[str] | None = None
-_built_folders: frozenset[str] | None = None
+T = TypeVar("T")
+# What was read from the build, per reader: once per process.
+_read_from_build: dict[Callable[[Path], Any], Any] = {}
 
 
 def script_hash(source: bytes) -> str:
@@ -69,16 +71,15 @@ def inline_script_hashes(build_dir: Path) -> list[str]:
     return sorted(found)
 
 
-def _built_hashes() -> list[str] | None:
-    """The build's script hashes, read once at first use; None (and asked again later) while no build is
-    there, as in unit tests or before `reflex run --env prod` has built the frontend."""
-    global _built_script_hashes
-    if _built_script_hashes is None and BUILD_DIR.is_dir():
+def _from_build(read: Callable[[Path], T]) -> T | None:
+    """What `read` finds in the build, read once at first use; None (and asked again later) while no build
+    is there, as in unit tests or before `reflex run --env prod` has built the frontend."""
+    if read not in _read_from_build and BUILD_DIR.is_dir():
         try:
-            _built_script_hashes = inline_script_hashes(BUILD_DIR)
+            _read_from_build[read] = read(BUILD_DIR)
         except OSError:
             return None
-    return _built_script_hashes
+    return _read_from_build.get(read)
 
 
 def built_pages(build_dir: Path) -> frozenset[str]:
@@ -88,23 +89,12 @@ def built_pages(build_dir: Path) -> frozenset[str]:
     )
 
 
-def _built_page_folders() -> frozenset[str]:
-    """The build's page folders, read once at first use; none while no build is there."""
-    global _built_folders
-    if _built_folders is None and BUILD_DIR.is_dir():
-        try:
-            _built_folders = built_pages(BUILD_DIR)
-        except OSError:
-            return frozenset()
-    return _built_folders or frozenset()
-
-
 def as_folder(scope: Scope) -> Scope:
     """A page asked for without its closing slash (/events) is served as its folder (/events/): the built
     frontend's file server answers it with a redirect to that address first, one round trip more on a full
     page load (the one after sign-in among them)."""
     path = scope["path"]
-    if scope["method"] not in ("GET", "HEAD") or path not in _built_page_folders():
+    if scope["method"] not in ("GET", "HEAD") or path not in (_from_build(built_pages) or ()):
         return scope
     return {**scope, "path": path + "/", "raw_path": (scope.get("raw_path") or path.encode()) + b"/"}
 
@@ -175,7 +165,7 @@ class SiteMiddleware:
         path = scope["path"]
         framing = "frame-ancestors 'self'" if _under(path, RESULTS_PREFIX) else "frame-ancestors 'none'"
         policy = [BASE_POLICY, framing]
-        hashes = _built_hashes()
+        hashes = _from_build(inline_script_hashes)
         if FILE.search(path):
             policy.insert(0, FILE_SCRIPT_POLICY)
         elif hashes is not None and not any(_under(path, prefix) for prefix in SERVICE_PREFIXES):

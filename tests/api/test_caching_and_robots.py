@@ -28,7 +28,7 @@ def frontend(tmp_path, monkeypatch):
     (tmp_path / "index.html").write_text("<!DOCTYPE html><html><body>Events</body></html>")
     (tmp_path / "favicon.svg").write_text("<svg/>")
     monkeypatch.setattr(middleware, "BUILD_DIR", tmp_path / "missing")
-    monkeypatch.setattr(middleware, "_built_script_hashes", None)
+    monkeypatch.setattr(middleware, "_read_from_build", {})
 
     async def private(_request):
         return PlainTextResponse("mine", headers={"Cache-Control": "private, no-store"})

@@ -180,16 +180,14 @@ def build(tmp_path, monkeypatch):
         b'<html><body><script type="module" async="">' + MODULE + b"</script></body></html>"
     )
     monkeypatch.setattr(middleware, "BUILD_DIR", tmp_path)
-    monkeypatch.setattr(middleware, "_built_script_hashes", None)
-    monkeypatch.setattr(middleware, "_built_folders", None)
+    monkeypatch.setattr(middleware, "_read_from_build", {})
     return tmp_path
 
 
 @pytest.fixture
 def no_build(tmp_path, monkeypatch):
     monkeypatch.setattr(middleware, "BUILD_DIR", tmp_path / "missing")
-    monkeypatch.setattr(middleware, "_built_script_hashes", None)
-    monkeypatch.setattr(middleware, "_built_folders", None)
+    monkeypatch.setattr(middleware, "_read_from_build", {})
 
 
 def _pages_app() -> Starlette:
