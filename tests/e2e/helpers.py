@@ -7,7 +7,7 @@ import json
 import re
 from urllib.parse import parse_qs, urlsplit
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from cycling_site.seed import DEMO_PASSWORD
 from cycling_site.services import tokens
@@ -17,6 +17,14 @@ from scripts.bench.load import human_check_token
 RIDER = "rider@example.com"
 KID = "kid@example.com"
 NEW_KID = "newkid@example.com"
+
+
+def choose_files(zone: Locator, files) -> None:
+    """Chooses files in a drop zone, then waits for the end of the upload's answer. Every choice sends one
+    upload, a refused one too (with no files), and Reflex's page ignores a choice made while the zone's upload
+    before is still answering: a rider takes longer to choose again, a test does not."""
+    with zone.page.expect_request_finished(lambda request: urlsplit(request.url).path == "/_upload"):
+        zone.set_input_files(files)
 
 
 def pass_human_check(page: Page, submit_selector: str) -> None:

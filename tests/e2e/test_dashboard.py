@@ -15,7 +15,7 @@ from cycling_site.embedded.activity.models import Ride, RideData
 from cycling_site.messages import activities as msg
 from cycling_site.models import Account
 from tests.activity_support import FIXTURES, INDOOR, add_ride, small_fit
-from tests.e2e.helpers import KID, at, new_account, returning_rider
+from tests.e2e.helpers import KID, at, choose_files, new_account, returning_rider
 
 DASHBOARD = "/user/activities"
 DATE = re.compile(r"^\d{2}/\d{2}/\d{4}$")
@@ -239,13 +239,13 @@ def test_a_rider_without_rides_sees_empty_states_and_uploads_one(page: Page, db:
     expect(page.locator("#activities-empty .empty-text")).to_have_text(msg.NO_FILES)
     expect(page.locator("#activities-empty")).to_contain_text(msg.NO_FILES_HINT)
     expect(page.locator("#load-more")).to_have_count(0)
-    page.locator("#ride-upload input[type=file]").set_input_files(str(FIXTURES / INDOOR))
+    choose_files(page.locator("#ride-upload input[type=file]"), str(FIXTURES / INDOOR))
     expect(page.locator("#upload-notice")).to_contain_text("Ride uploaded")
     expect(page.locator(".activity-row")).to_have_count(1)
     expect(page.locator("#activities-overall-curve .recharts-line")).to_have_count(2)
     again = tmp_path / "same-ride-again.fit"
     again.write_bytes((FIXTURES / INDOOR).read_bytes())
-    page.locator("#ride-upload input[type=file]").set_input_files(str(again))
+    choose_files(page.locator("#ride-upload input[type=file]"), str(again))
     expect(page.locator("#upload-error")).to_have_text(rides.ALREADY_UPLOADED)
     expect(page.locator(".activity-row")).to_have_count(1)
 
@@ -283,11 +283,11 @@ def test_uploads_that_are_not_fit_files_are_refused(page: Page, db: Session, tmp
     open_dashboard(page, "bad.upload@example.com", "activities")
     fake = tmp_path / "holiday.fit"
     fake.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(500))
-    page.locator("#ride-upload input[type=file]").set_input_files(str(fake))
+    choose_files(page.locator("#ride-upload input[type=file]"), str(fake))
     expect(page.locator("#upload-error")).to_have_text(NOT_FIT_MESSAGE)
     text = tmp_path / "notes.txt"
     text.write_text("not a ride")
-    page.locator("#ride-upload input[type=file]").set_input_files(str(text))
+    choose_files(page.locator("#ride-upload input[type=file]"), str(text))
     expect(page.locator("#upload-error")).to_have_text(msg.NOT_A_FIT_NAME)
     expect(page.locator("#activities-empty")).to_be_visible()
     account = db.exec(select(Account).where(Account.email == "bad.upload@example.com")).one()

@@ -23,7 +23,7 @@ from cycling_site.models.wallet import (
 from cycling_site.services import ledger, wallet
 from cycling_site.services.ledger import Move
 from cycling_site.settings import settings
-from tests.e2e.helpers import KID, RIDER, at, new_account, returning_rider, wait_signed_in
+from tests.e2e.helpers import KID, RIDER, at, choose_files, new_account, returning_rider, wait_signed_in
 
 ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
 FINANCE = "finance@example.com"
@@ -222,14 +222,14 @@ def test_verification_with_both_codes_and_the_files(page: Page, db):
     # Files: a .png that is no image and one above 5 MB are refused; real images are kept.
     passport = page.locator("#passport-upload input[type=file]")
     screenshots = page.locator("#screenshot-upload input[type=file]")
-    passport.set_input_files(_file("passport.png", b"this is not an image at all"))
+    choose_files(passport, _file("passport.png", b"this is not an image at all"))
     expect(_error(page, "passport_proof")).to_have_text(msg.FILE_TYPE)
-    passport.set_input_files(_file("huge.png", b"\x89PNG" + b"0" * (5 * 1024 * 1024)))
+    choose_files(passport, _file("huge.png", b"\x89PNG" + b"0" * (5 * 1024 * 1024)))
     expect(_error(page, "passport_proof")).to_have_text(msg.FILE_TOO_LARGE)
-    passport.set_input_files(_file("passport.png", _png()))
+    choose_files(passport, _file("passport.png", _png()))
     expect(page.locator(".chosen-passport_proof")).to_have_count(1)
     expect(_error(page, "passport_proof")).to_have_count(0)
-    screenshots.set_input_files([_file("binance-1.png", _png(20)), _file("binance-2.png", _png(24))])
+    choose_files(screenshots, [_file("binance-1.png", _png(20)), _file("binance-2.png", _png(24))])
     expect(page.locator(".chosen-binance_screenshot")).to_have_count(2)
 
     page.fill("#wallet_address", ADDRESS)
