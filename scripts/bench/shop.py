@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 
 import httpx
-from login_roundtrip import BASE_URL, CHROMIUM_ARGS, ready_to_sign_in
+from login_roundtrip import BASE_URL, CHROMIUM_ARGS, ready_to_sign_in, wait_shown
 from playwright.sync_api import sync_playwright
 from sqlmodel import select
 
@@ -81,8 +81,8 @@ def browser_timings() -> tuple[list[float], list[float]]:
             page.locator("#rider-name").wait_for()
             started = time.perf_counter()
             page.click("#tab-in-game-shop")
-            page.locator(f"#products .product-card >> nth={cards - 1}").wait_for()
-            page.locator("#shop-coins").wait_for()
+            wait_shown(page, f"#products .product-card:nth-of-type({cards})")
+            wait_shown(page, "#shop-coins")
             tab.append((time.perf_counter() - started) * 1000)
 
             page.click("#shop-add-coins")
@@ -92,7 +92,7 @@ def browser_timings() -> tuple[list[float], list[float]]:
             page.wait_for_function("document.getAnimations().every((a) => a.playState === 'finished')")
             started = time.perf_counter()
             buy.click()
-            page.locator("#payment-success").wait_for()
+            wait_shown(page, "#payment-success")
             purchase.append((time.perf_counter() - started) * 1000)
         browser.close()
     return tab, purchase
