@@ -2,6 +2,7 @@
 embedded outside services (the only module of the site that wires them in)."""
 
 import gc
+import logging
 import uuid
 from collections.abc import Callable
 from contextlib import asynccontextmanager
@@ -30,14 +31,19 @@ from cycling_site.pages import register_pages
 from cycling_site.pages.site import FRAME_GUARD, frame_guard
 from cycling_site.services import accounts
 from cycling_site.services.mail_delivery import deliver_forever
+from cycling_site.settings import payments_in_test_mode, settings
 from cycling_site.ui import site_messages
 from cycling_site.ui.theme import GLOBAL_STYLE, site_stylesheet
 
-oauth_provider.install(api)
 activity_service.install(api, accounts.rider_exists)
 results_service.install(api)
 content_service.install(api)
-payments_sandbox.install(api, webhooks_to=api)
+# The demo stand-ins are not served in production (settings refuse a production start that would need them).
+if settings.demo:
+    oauth_provider.install(api)
+    payments_sandbox.install(api, webhooks_to=api)
+elif payments_in_test_mode(settings):
+    logging.getLogger(__name__).warning("Card payments are in the provider's test mode: no money is taken")
 
 
 def _own_app(install: Callable[[FastAPI], None]) -> FastAPI:
@@ -54,8 +60,9 @@ def _own_app(install: Callable[[FastAPI], None]) -> FastAPI:
 # their own; the others through the site's.
 activity.serve_embedded_from(_own_app(partial(activity_service.install, rider_exists=accounts.rider_exists)))
 content.serve_embedded_from(_own_app(content_service.install))
-oauth.serve_embedded_from(api)
-payments.serve_embedded_from(api)
+if settings.demo:
+    oauth.serve_embedded_from(api)
+    payments.serve_embedded_from(api)
 
 
 def _api_in_front(backend: ASGIApp) -> ASGIApp:

@@ -4,12 +4,15 @@ Every knob is documented, with a safe demo default, in `.env.example`.
 """
 
 import os
+import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pycountry
 from dotenv import load_dotenv
+
+from cycling_site.wire.payments import EMBEDDED_PREFIX as PAYMENTS_SANDBOX_PREFIX
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEMO_SECRET = "demo-secret-change-me-in-production-0123456789"
@@ -160,6 +163,42 @@ class Settings:
         return list(dict.fromkeys(origins))
 
 
+# A provider's secret keys and webhook secrets, as Stripe names them: live or test mode, secret or restricted.
+PAYMENT_KEY = re.compile(r"^[sr]k_(live|test)_\S+$")
+WEBHOOK_SECRET = re.compile(r"^whsec_\S+$")
+
+
+def check_payment_provider(settings: Settings) -> None:
+    """Production takes card payments only through a real provider: the built-in sandbox (which passes
+    Stripe's public test cards) is not served there, so an empty PAYMENTS_API_BASE, or one that points at the
+    sandbox's address, stops the start, and so do keys that are no provider's."""
+    base = settings.payments_api_base
+    if not base:
+        raise ValueError(
+            "Set PAYMENTS_API_BASE to your payment provider's API (https://api.stripe.com): "
+            "production does not serve the built-in payment sandbox"
+        )
+    parts = urlsplit(base)
+    if parts.scheme != "https" or not parts.hostname:
+        raise ValueError("PAYMENTS_API_BASE must be an https:// address, such as https://api.stripe.com")
+    if PAYMENTS_SANDBOX_PREFIX in parts.path:
+        raise ValueError(
+            "PAYMENTS_API_BASE points at the built-in payment sandbox, which production does not serve: "
+            "set it to your payment provider's API (https://api.stripe.com)"
+        )
+    if not PAYMENT_KEY.match(settings.payments_secret_key):
+        raise ValueError(
+            "PAYMENTS_SECRET_KEY must be your payment provider's secret key (sk_live_... or sk_test_...)"
+        )
+    if not WEBHOOK_SECRET.match(settings.payments_webhook_secret):
+        raise ValueError("PAYMENTS_WEBHOOK_SECRET must be your webhook endpoint's signing secret (whsec_...)")
+
+
+def payments_in_test_mode(settings: Settings) -> bool:
+    """Keys of the provider's test mode take no real money: a production start says so in its log."""
+    return "_test_" in settings.payments_secret_key[:8]
+
+
 def load_settings() -> Settings:
     data_dir = PROJECT_ROOT / _env("DATA_DIR", "data")
     port = _env_int("PORT", 3000)
@@ -241,6 +280,8 @@ def load_settings() -> Settings:
                 DEMO_WEBHOOK_SECRET,
             ):
                 raise ValueError(f"Set {name} to a secret of your own before a production start")
+    if settings.app_env == "production":
+        check_payment_provider(settings)
     if (
         len(settings.default_country) != 2
         or pycountry.countries.get(alpha_2=settings.default_country) is None

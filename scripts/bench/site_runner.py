@@ -7,7 +7,8 @@ benchmarks.
 
 `env_overrides` go into the site's environment over the defaults below (a new DATA_DIR folder, a SQLite
 database in it, demo mode, a free port). The site's output is in DATA_DIR/site.log; `stop` ends the site
-and removes DATA_DIR.
+and removes DATA_DIR. `backend_only` serves the app's backend (the REST API, the embedded services and the
+pages' live connection) as `reflex run` does, without building the frontend: a start in seconds.
 """
 
 import os
@@ -41,9 +42,21 @@ def _run(args: list[str], env: dict) -> None:
         raise RuntimeError(f"{' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
 
 
-def start_site(env_overrides: dict[str, str] | None = None) -> tuple[str, Callable[[], None]]:
-    """Migrates and seeds the database, starts `reflex run --env prod --single-port` and waits for /ping;
-    answers the site's address and the function that stops it."""
+def _backend(port: int) -> list[str]:
+    """The backend's server as `reflex run --env prod` starts it (Granian, the app's factory), told that the
+    frontend is built elsewhere."""
+    return [
+        str(VENV_BIN / "granian"),
+        *("--interface", "asgi", "--factory", "--host", "127.0.0.1", "--port", str(port)),
+        "cycling_site.cycling_site:app",
+    ]
+
+
+def start_site(
+    env_overrides: dict[str, str] | None = None, backend_only: bool = False
+) -> tuple[str, Callable[[], None]]:
+    """Migrates and seeds the database, starts `reflex run --env prod --single-port` (or only the backend)
+    and waits for /ping; answers the site's address and the function that stops it."""
     overrides = env_overrides or {}
     data_dir = Path(overrides.get("DATA_DIR") or tempfile.mkdtemp(prefix="cycling-site-"))
     port = free_port()
@@ -54,6 +67,7 @@ def start_site(env_overrides: dict[str, str] | None = None) -> tuple[str, Callab
         "DB_URL": f"sqlite:///{data_dir / 'site.db'}",
         "PORT": str(port),
         "SITE_URL": f"http://127.0.0.1:{port}",
+        **({"__REFLEX_SKIP_COMPILE": "true"} if backend_only else {}),
         **overrides,
     }
     _run([str(VENV_BIN / "reflex"), "db", "migrate"], env)
@@ -61,7 +75,9 @@ def start_site(env_overrides: dict[str, str] | None = None) -> tuple[str, Callab
     log = data_dir / LOG_NAME
     with log.open("w") as log_file:
         process = subprocess.Popen(
-            [str(VENV_BIN / "reflex"), "run", "--env", "prod", "--single-port"],
+            _backend(port)
+            if backend_only
+            else [str(VENV_BIN / "reflex"), "run", "--env", "prod", "--single-port"],
             cwd=ROOT,
             env=env,
             stdout=log_file,

@@ -1,6 +1,8 @@
-"""Production never runs on demo secrets and never gets demo accounts."""
+"""Production never runs on demo secrets, never gets demo accounts and takes card payments only through a
+real provider."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +14,24 @@ from cycling_site.models import Account
 from cycling_site.settings import DEMO_SECRET, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
+# Everything a production start needs, each a value of its own (none of the demo's).
+PRODUCTION = {
+    "APP_ENV": "production",
+    "SECRET_KEY": "a-real-secret-of-production",
+    "ALTCHA_HMAC_KEY": "another-real-secret",
+    "ACTIVITY_SERVICE_KEY": "ab" * 32,
+    "ACTIVITY_INGEST_KEY": "a-real-ingest-key",
+    "PAYMENTS_API_BASE": "https://api.stripe.com",
+    "PAYMENTS_SECRET_KEY": "sk_live_a-real-key",
+    "PAYMENTS_WEBHOOK_SECRET": "whsec_a-real-secret",
+    "CONTENT_SERVICE_KEY": "a-real-content-key",
+}
+
+
+def _production(monkeypatch, tmp_path, **changes: str) -> None:
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    for name, value in {**PRODUCTION, **changes}.items():
+        monkeypatch.setenv(name, value)
 
 
 def test_production_refuses_the_demo_secrets(monkeypatch, tmp_path):
@@ -45,6 +65,7 @@ def test_production_refuses_the_demo_secrets(monkeypatch, tmp_path):
     with pytest.raises(ValueError, match="CONTENT_SERVICE_KEY"):
         load_settings()
     monkeypatch.setenv("CONTENT_SERVICE_KEY", "a-real-content-key")
+    monkeypatch.setenv("PAYMENTS_API_BASE", "https://api.stripe.com")
     settings = load_settings()
     assert not settings.demo and DEMO_SECRET not in (settings.secret_key, settings.altcha_hmac_key)
 
@@ -84,19 +105,7 @@ def test_production_seed_writes_no_demo_accounts(tmp_path):
     db_url = f"sqlite:///{tmp_path / 'production.db'}"
     engine = create_engine(db_url)
     SQLModel.metadata.create_all(engine)
-    env = {
-        **os.environ,
-        "APP_ENV": "production",
-        "DB_URL": db_url,
-        "DATA_DIR": str(tmp_path),
-        "SECRET_KEY": "a-real-secret-of-production",
-        "ALTCHA_HMAC_KEY": "another-real-secret",
-        "ACTIVITY_SERVICE_KEY": "ab" * 32,
-        "ACTIVITY_INGEST_KEY": "a-real-ingest-key",
-        "PAYMENTS_SECRET_KEY": "sk_live_a-real-key",
-        "PAYMENTS_WEBHOOK_SECRET": "whsec_a-real-secret",
-        "CONTENT_SERVICE_KEY": "a-real-content-key",
-    }
+    env = {**os.environ, **PRODUCTION, "DB_URL": db_url, "DATA_DIR": str(tmp_path)}
     result = subprocess.run(
         [sys.executable, "-m", "cycling_site.seed"], cwd=ROOT, env=env, capture_output=True, text=True
     )
@@ -127,16 +136,7 @@ def test_production_seed_writes_no_demo_accounts(tmp_path):
 def test_allowed_origins_are_the_sites_own(monkeypatch, tmp_path, env, origins):
     monkeypatch.setenv("DATA_DIR", str(tmp_path))
     if env.get("APP_ENV") == "production":
-        for name in (
-            "SECRET_KEY",
-            "ALTCHA_HMAC_KEY",
-            "ACTIVITY_INGEST_KEY",
-            "PAYMENTS_SECRET_KEY",
-            "PAYMENTS_WEBHOOK_SECRET",
-            "CONTENT_SERVICE_KEY",
-        ):
-            monkeypatch.setenv(name, f"a-real-{name.lower()}")
-        monkeypatch.setenv("ACTIVITY_SERVICE_KEY", "ab" * 32)
+        _production(monkeypatch, tmp_path)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     assert load_settings().allowed_origins == origins
@@ -190,3 +190,34 @@ def test_a_state_lease_outside_0_to_60_seconds_is_refused(monkeypatch, tmp_path,
     monkeypatch.setenv("STATE_LEASE_MS", lease)
     with pytest.raises(ValueError, match="STATE_LEASE_MS"):
         load_settings()
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"PAYMENTS_API_BASE": ""}, "Set PAYMENTS_API_BASE to your payment provider's API"),
+        ({"PAYMENTS_API_BASE": "https://ride.example.com/payments-service"}, "points at the built-in"),
+        ({"PAYMENTS_API_BASE": "http://api.stripe.com"}, "must be an https:// address"),
+        ({"PAYMENTS_SECRET_KEY": "a-real-looking-secret"}, "PAYMENTS_SECRET_KEY must be your payment"),
+        ({"PAYMENTS_SECRET_KEY": "pk_live_a-publishable-key"}, "PAYMENTS_SECRET_KEY must be your payment"),
+        ({"PAYMENTS_WEBHOOK_SECRET": "a-real-webhook-secret"}, "PAYMENTS_WEBHOOK_SECRET must be"),
+    ],
+    ids=["no-provider", "the-sandbox", "not-https", "unnamed-key", "publishable-key", "unnamed-webhook"],
+)
+def test_production_refuses_to_start_without_a_real_payment_provider(monkeypatch, tmp_path, changes, reason):
+    _production(monkeypatch, tmp_path, **changes)
+    with pytest.raises(ValueError, match=re.escape(reason)):
+        load_settings()
+
+
+@pytest.mark.parametrize("key", ["sk_live_a-real-key", "sk_test_a-real-key", "rk_live_a-restricted-key"])
+def test_production_starts_with_a_providers_live_or_test_keys(monkeypatch, tmp_path, key):
+    _production(monkeypatch, tmp_path, PAYMENTS_SECRET_KEY=key)
+    assert load_settings().payments_api_base == "https://api.stripe.com"
+
+
+def test_demo_mode_pays_in_the_built_in_sandbox(monkeypatch, tmp_path):
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("APP_ENV", "demo")
+    monkeypatch.delenv("PAYMENTS_API_BASE", raising=False)
+    assert load_settings().payments_api_base == ""
