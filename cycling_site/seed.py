@@ -540,12 +540,9 @@ def seed_demo_wallets(session: Session, events: list[Event], now: datetime) -> i
         rider = session.exec(select(Account).where(Account.email == email)).one()
         _wallet_verification(session, rider, address, status, phone)
     rider = session.exec(select(Account).where(Account.email == DEMO_SHOPPER)).one()
-    address = DEMO_WALLETS[DEMO_SHOPPER][0]
-    paid = wallet.withdraw(
-        session,
-        rider,
-        {"amount": "0.005000", "email": rider.email, "wallet_address": address},
-        now - timedelta(days=32),
+    verification = wallet.approved_verification(session, rider)
+    paid = wallet.place_withdrawal(
+        session, rider, verification, wallet.Quote(500_000, wallet.fee_for(500_000)), now - timedelta(days=32)
     )
     finance.decide_withdrawal(
         session,
@@ -555,9 +552,7 @@ def seed_demo_wallets(session: Session, events: list[Event], now: datetime) -> i
         "",
         "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16",
     )
-    wallet.withdraw(
-        session, rider, {"amount": "0.001500", "email": rider.email, "wallet_address": address}, now
-    )
+    wallet.place_withdrawal(session, rider, verification, wallet.Quote(150_000, wallet.fee_for(150_000)), now)
     return len(DEMO_PRIZES)
 
 

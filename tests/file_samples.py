@@ -54,6 +54,21 @@ def jpeg_with_html() -> bytes:
     return jpeg() + HTML
 
 
+# What a security test appended to a JPEG weight proof: each runs script or leaves the site once a browser
+# takes the file for a page.
+MARKUP_TAILS = {
+    "img-onerror": b'<img src=x onerror="alert(document.cookie)">',
+    "a-javascript": b"<a href=javascript:alert(1)>Open</a>",
+    "meta-refresh": b'<meta http-equiv="refresh" content="0;url=https://evil.example.com/">',
+    "event-handler": b"<p onmouseover =alert(1)>hover</p>",
+}
+
+
+def jpeg_with(tail: bytes) -> bytes:
+    """A real JPEG with markup appended after its end."""
+    return jpeg() + tail
+
+
 def png_with_html() -> bytes:
     return png() + b"\n<svg onload=alert(1)>"
 

@@ -47,7 +47,8 @@ class DecisionIn(BaseModel):
     transaction_id: str = Field(
         default="",
         max_length=TRANSACTION_ID_MAX * 2,
-        description="The payout's transaction id: required to pay",
+        pattern=r"^\s*([0-9a-fA-F]{64})?\s*$",
+        description="The payout's Bitcoin transaction id (64 hexadecimal characters): required to pay",
     )
 
 

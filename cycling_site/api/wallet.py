@@ -66,6 +66,7 @@ class TransactionOut(AnswerModel):
     id: int
     request_no: str
     transaction_id: str
+    transaction_url: str = Field(description="The payout's transaction on a block explorer; empty until paid")
     amount: str
     fee: str
     total: str
@@ -96,13 +97,18 @@ class TransactionsOut(AnswerModel):
 
 class WithdrawIn(BaseModel):
     """The amount as typed (digits and one point, at most 6 decimals); fee and total are worked out on the
-    server from the amount, whatever a caller sends for them."""
+    server from the amount, whatever a caller sends for them. The money goes to the verified wallet: e-mail
+    and address may be left out, and given they must be the verified ones. `code` is the one e-mailed by
+    request-withdrawal-code."""
 
     model_config = ConfigDict(extra="forbid")
 
     amount: str | float = Field(default="", examples=["0.001000"])
-    email: str = Field(default="", max_length=500)
-    wallet_address: str = Field(default="", max_length=wallet.ADDRESS_MAX * 2)
+    code: str = Field(default="", max_length=20, examples=["123456"], description="Six digits, e-mailed")
+    email: str = Field(default="", max_length=500, description="The verified wallet's e-mail, if given")
+    wallet_address: str = Field(
+        default="", max_length=wallet.ADDRESS_MAX * 2, description="The verified wallet's address, if given"
+    )
     fee: str | float | None = Field(default=None, description="Ignored: the server's fee applies")
     total: str | float | None = Field(default=None, description="Ignored")
     currency: str = Field(default=wallet.CURRENCY, pattern="^BTC$")
@@ -165,11 +171,10 @@ def transactions(body: TransactionsIn, account: CurrentAccount, session: DB) -> 
 
 @router.post("/wallet/withdraw", responses=documented(400, 401, 403, 413, 503))
 def withdraw(body: WithdrawIn, account: CurrentAccount, session: DB) -> Withdrawn:
-    """Approved accounts only. Amount plus fee must be covered by the balance and is held from then on; the
-    month's request limit applies (a rejected request gives its turn back)."""
-    made = wallet.withdraw(
-        session, account, {"amount": body.amount, "email": body.email, "wallet_address": body.wallet_address}
-    )
+    """Approved accounts only, to the verified wallet, confirmed with the e-mailed code. Amount plus fee must
+    be covered by the balance and is held from then on; the month's request limit applies (a rejected
+    request gives its turn back). The rider is e-mailed that the request was made."""
+    made = wallet.withdraw(session, account, body.model_dump(exclude={"fee", "total", "currency"}))
     data = WithdrawalOut(
         request_no=wallet.request_no(made),
         amount=wallet.btc_text(made.amount),
@@ -178,6 +183,14 @@ def withdraw(body: WithdrawIn, account: CurrentAccount, session: DB) -> Withdraw
         currency=made.currency,
     )
     return Withdrawn(message=msg.WITHDRAWAL_SUBMITTED, data=data)
+
+
+@router.post("/wallet/request-withdrawal-code", responses=documented(401, 403, 413, 429, 503))
+def request_withdrawal_code(request: Request, account: CurrentAccount, session: DB) -> Message:
+    """A six-digit code to the verified wallet's e-mail address, confirming one withdrawal; one request a
+    minute."""
+    wallet.request_withdrawal_code(session, account, _address(request))
+    return Message(message=msg.OTP_SENT_EMAIL)
 
 
 @router.post("/wallet/request-phone-otp", responses=documented(400, 401, 403, 413, 429, 503))

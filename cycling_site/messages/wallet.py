@@ -73,12 +73,24 @@ IN_PROGRESS_TEXT = (
     " open from then on."
 )
 TRANSACTION_ID_REQUIRED = "Please give the payout's transaction id."
+TRANSACTION_ID_INVALID = "A Bitcoin transaction id is 64 hexadecimal characters (0-9, a-f)."
+NO_VERIFIED_ADDRESS = "none: the rider's wallet is not verified"
+NOT_THE_VERIFIED_ADDRESS = "This request does not pay to the rider's verified wallet address. Do not pay it."
 PRIZE_AMOUNT_INVALID = "Please enter the prize in BTC, above 0 with at most 6 decimal places."
 PRIZE_ALREADY_CREDITED = "This rider's prize for this event has already been credited."
 PRIZE_NOT_RIDER = "Prizes are credited to riders who took part in the event."
 PRIZE_EVENT_NOT_OVER = "Prizes are credited once the event is over."
 PRIZE_CREDITED = "Prize credited: {amount} BTC to {rider}."
 NOT_FINANCE = "Only finance can decide wallet requests."
+WITHDRAWAL_CODE_REQUIRED = "Please enter the code we e-mailed you."
+ADDRESS_NOT_VERIFIED = (
+    "Withdrawals go only to your verified wallet address. To use another wallet, verify your account again."
+)
+EMAIL_NOT_VERIFIED = "Withdrawals use the e-mail address of your verified wallet account."
+WITHDRAWAL_DESTINATION = (
+    "Withdrawals go only to the wallet and e-mail address finance verified. Each one is confirmed with a code"
+    " we e-mail to that address."
+)
 
 # Finance's e-mails to the rider.
 VERIFICATION_APPROVED_SUBJECT = "Your wallet is verified"
@@ -98,4 +110,14 @@ WITHDRAWAL_REJECTED_BODY = (
 PRIZE_SUBJECT = "Prize money in your wallet"
 PRIZE_BODY = "Congratulations! {amount} BTC of prize money from {event} is now in your wallet."
 OTP_EMAIL_SUBJECT = "Your wallet verification code"
+WITHDRAWAL_CODE_SUBJECT = "Your withdrawal confirmation code"
+WITHDRAWAL_CODE_TEXT = (
+    "Your {site} withdrawal confirmation code is {code}. It confirms one withdrawal to your verified wallet"
+    " and expires in 10 minutes. If you did not ask for it, change your password now."
+)
+WITHDRAWAL_REQUESTED_SUBJECT = "A withdrawal was requested from your wallet"
+WITHDRAWAL_REQUESTED_BODY = (
+    "Withdrawal {request_no}: {amount} BTC (fee {fee} BTC) to {address}, requested on {when}. If this was not"
+    " you, change your password and write to {support} at once."
+)
 OTP_TEXT = "Your {site} wallet verification code is {code}. It expires in 10 minutes."

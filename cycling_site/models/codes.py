@@ -20,6 +20,7 @@ class CodePurpose(StrEnum):
     verify_phone = "verify_phone"
     wallet_phone = "wallet_phone"
     wallet_email = "wallet_email"
+    withdrawal = "withdrawal"
 
 
 class AccountCode(SQLModel, table=True):

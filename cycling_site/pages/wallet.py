@@ -12,9 +12,11 @@ from cycling_site.ui.layout import card, page, scroll_region
 from cycling_site.ui.links import link_button
 from cycling_site.ui.pagination import pagination
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
-from cycling_site.ui.wallet import badge, wallet_header
+from cycling_site.ui.wallet import badge, code_button, code_input, wallet_header
 
 State = WalletState
+# The verified e-mail and address show as set, not as fields to type in.
+VERIFIED_STYLE = {"background": COLOR["surface"], "cursor": "default"}
 COLUMNS = ("Request No", "Transaction ID", "Amount", "Wallet Address", "Requested At", "Status")
 
 
@@ -109,7 +111,19 @@ def _truncated(value: rx.Var, width: str) -> rx.Component:
 def _row(row: rx.Var) -> rx.Component:
     return rx.table.row(
         _cell(row["request_no"], font_weight="700"),
-        _cell(_truncated(row["transaction_id"], "140px")),
+        _cell(
+            rx.cond(
+                row["transaction_url"] != "",
+                rx.link(
+                    _truncated(row["transaction_id"], "140px"),
+                    href=row["transaction_url"],
+                    is_external=True,
+                    class_name="transaction-link",
+                    color=COLOR["accent_dark"],
+                ),
+                _truncated(row["transaction_id"], "140px"),
+            )
+        ),
         _cell(row["amount"], font_variant_numeric="tabular-nums"),
         _cell(_truncated(row["wallet_address"], "200px")),
         _cell(row["requested_at"]),
@@ -243,10 +257,9 @@ def _withdrawal_form() -> rx.Component:
                     rx.el.input(
                         id="email",
                         type="email",
-                        auto_complete="email",
                         value=form.withdraw_email,
-                        on_change=form.set_withdraw_email,
-                        style=INPUT_STYLE,
+                        read_only=True,
+                        style={**INPUT_STYLE, **VERIFIED_STYLE},
                         **error_marks(form.errors, "email"),
                     ),
                     form.errors,
@@ -256,12 +269,37 @@ def _withdrawal_form() -> rx.Component:
                     "wallet_address",
                     rx.el.input(
                         id="wallet_address",
-                        auto_complete="off",
-                        spell_check=False,
                         value=form.address,
-                        on_change=form.set_address,
-                        style={**INPUT_STYLE, "font_family": "monospace"},
+                        read_only=True,
+                        style={**INPUT_STYLE, **VERIFIED_STYLE, "font_family": "monospace"},
                         **error_marks(form.errors, "wallet_address"),
+                    ),
+                    form.errors,
+                ),
+                rx.hstack(
+                    rx.icon(
+                        "shield-check", size=16, color=COLOR["success"], flex_shrink="0", margin_top="2px"
+                    ),
+                    rx.text(msg.WITHDRAWAL_DESTINATION, font_size=SIZE["sm"], color=COLOR["muted"]),
+                    spacing="2",
+                    align="start",
+                    id="withdrawal-destination",
+                ),
+                field(
+                    "Confirmation code",
+                    "code",
+                    rx.hstack(
+                        rx.box(code_input("code", form.errors), flex="1", min_width="0"),
+                        code_button(
+                            form.code_stage,
+                            form.waits,
+                            form.request_code,
+                            form.wait_over,
+                            True,
+                            "code-get-code",
+                        ),
+                        spacing="2",
+                        width="100%",
                     ),
                     form.errors,
                 ),
@@ -297,7 +335,7 @@ def _withdrawal_form() -> rx.Component:
                 spacing="4",
                 width="100%",
             ),
-            on_submit=lambda _data: form.submit(),
+            on_submit=form.submit,
             reset_on_submit=False,
             no_validate=True,
             id="withdrawal-form",

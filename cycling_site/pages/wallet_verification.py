@@ -3,18 +3,15 @@ the wallet address, passport proof and Binance screenshots, and the terms (spec 
 
 import reflex as rx
 
-from components.countdown import countdown
-from cycling_site.messages import wallet as msg
 from cycling_site.routes import path_of
 from cycling_site.services.rider_files import WALLET_FILE_BYTES
-from cycling_site.services.wallet_verification import MAX_SCREENSHOTS, OTP_LENGTH
+from cycling_site.services.wallet_verification import MAX_SCREENSHOTS
 from cycling_site.state.wallet_verification import (
     PASSPORT,
     PASSPORT_UPLOAD,
     PHONE_COUNTRY_OPTIONS,
     SCREENSHOT,
     SCREENSHOT_UPLOAD,
-    WAIT_SECONDS,
     WalletVerificationState,
 )
 from cycling_site.ui.forms import (
@@ -32,60 +29,25 @@ from cycling_site.ui.forms import (
 from cycling_site.ui.layout import card, heading, page
 from cycling_site.ui.links import link_button
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
+from cycling_site.ui.wallet import code_button, code_input
 
 State = WalletVerificationState
 IMAGE_ACCEPT = {"image/jpeg": [".jpg", ".jpeg"], "image/png": [".png"]}
 
 
 def _code_button(channel: str, enabled: rx.Var) -> rx.Component:
-    """Get Code -> Sending... -> Wait Ns (the page's clock counts the 60 s) -> Get Code."""
-    stage = getattr(State, f"{channel}_code")
-    return rx.button(
-        rx.match(
-            stage,
-            ("sending", rx.text(msg.SENDING, as_="span")),
-            (
-                "wait",
-                rx.text(
-                    "Wait ",
-                    countdown(
-                        seconds=WAIT_SECONDS,
-                        run_key=State.waits,
-                        display="seconds",
-                        on_complete=State.wait_over(channel),
-                    ),
-                    "s",
-                    as_="span",
-                ),
-            ),
-            rx.text(msg.GET_CODE, as_="span"),
-        ),
-        type="button",
-        on_click=State.request_code(channel),
-        disabled=(stage != "") | ~enabled | ~rx.State.is_hydrated,
-        id=f"{channel}-get-code",
-        variant="soft",
-        size="3",
-        min_width="116px",
-        height="44px",
-        cursor="pointer",
-        font_variant_numeric="tabular-nums",
+    return code_button(
+        getattr(State, f"{channel}_code"),
+        State.waits,
+        State.request_code(channel),
+        State.wait_over(channel),
+        enabled,
+        f"{channel}-get-code",
     )
 
 
 def _with_button(control: rx.Component, button: rx.Component) -> rx.Component:
     return rx.hstack(rx.box(control, flex="1", min_width="0"), button, spacing="2", width="100%")
-
-
-def _code_input(name: str) -> rx.Component:
-    return text_input(
-        name,
-        input_mode="numeric",
-        auto_complete="one-time-code",
-        max_length=OTP_LENGTH,
-        placeholder="6-digit code",
-        **error_marks(State.errors, name),
-    )
 
 
 def _chosen(kind: str, files: rx.Var) -> rx.Component:
@@ -199,8 +161,8 @@ def _form() -> rx.Component:
             field("Binance email", "binance_email", email, errors),
             field("Phone number", "phone_number", phone, errors),
             rx.grid(
-                field("Phone OTP", "phone_otp", _code_input("phone_otp"), errors),
-                field("Email OTP", "email_otp", _code_input("email_otp"), errors),
+                field("Phone OTP", "phone_otp", code_input("phone_otp", State.errors), errors),
+                field("Email OTP", "email_otp", code_input("email_otp", State.errors), errors),
                 **two_columns,
             ),
             field(

@@ -8,6 +8,7 @@ and its turn back to the month; a prize is credited at most once per rider and e
 the ledger's key both say so).
 """
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,12 +32,14 @@ from cycling_site.models.wallet import (
 )
 from cycling_site.services import ledger, race_control, rider_files, wallet
 from cycling_site.services.race_control import NotReviewer, ReviewRefused
-from cycling_site.services.validation import FormErrors, has_nul
+from cycling_site.services.validation import FormErrors
 from cycling_site.wire.ids import row_id
 
 OFFICERS = frozenset({Role.finance, Role.admin})
 TEAM = "finance"
-TRANSACTION_ID_MAX = 100
+# A Bitcoin transaction id: 64 hexadecimal characters (shown and stored in lower case).
+TRANSACTION_ID_MAX = 64
+TRANSACTION_ID = re.compile(r"^[0-9a-fA-F]{64}$")
 PRIZE_EVENTS_SHOWN = 20
 
 
@@ -105,6 +108,25 @@ def verifications_for_review(session: Session, status: str) -> list[dict]:
     return found
 
 
+def _verified_addresses(session: Session, account_ids: set[int]) -> dict[int, str]:
+    """Each rider's approved wallet address, the only one finance pays to."""
+    rows = session.exec(
+        select(WalletVerification.account_id, WalletVerification.wallet_address).where(
+            col(WalletVerification.account_id).in_(account_ids),
+            WalletVerification.status == WalletStatus.approved,
+        )
+    ).all()
+    return dict(rows)
+
+
+def _destination(row: Withdrawal, verified: str | None) -> list[list[str]]:
+    """Where the request pays to beside the verified address, with a warning when they differ."""
+    lines = [["Pay to", row.wallet_address], ["Verified address", verified or msg.NO_VERIFIED_ADDRESS]]
+    if verified != row.wallet_address:
+        lines.append(["Warning", msg.NOT_THE_VERIFIED_ADDRESS])
+    return lines
+
+
 def withdrawals_for_review(session: Session, status: str) -> list[dict]:
     rows = session.exec(
         select(Withdrawal, Account)
@@ -112,6 +134,7 @@ def withdrawals_for_review(session: Session, status: str) -> list[dict]:
         .where(Withdrawal.status == status)
         .order_by(_order(status, Withdrawal))
     ).all()
+    verified = _verified_addresses(session, {row.account_id for row, _rider in rows})
     return [
         {
             "id": row.id,
@@ -124,7 +147,7 @@ def withdrawals_for_review(session: Session, status: str) -> list[dict]:
                 ["Amount", f"{wallet.btc_text(row.amount)} BTC"],
                 ["Fee", f"{wallet.btc_text(row.fee)} BTC"],
                 ["Held", f"{wallet.btc_text(row.total)} BTC"],
-                ["Pay to", row.wallet_address],
+                *_destination(row, verified.get(row.account_id)),
                 ["E-mail", row.email],
                 *([["Transaction id", row.transaction_id]] if row.transaction_id else []),
             ],
@@ -174,12 +197,13 @@ def decide_verification(
 
 
 def clean_transaction_id(text: object) -> str:
+    """The payout's Bitcoin transaction id, which the rider's transaction links to: nothing else is taken."""
     transaction_id = str(text or "").strip()
     if not transaction_id:
         raise ReviewRefused(msg.TRANSACTION_ID_REQUIRED)
-    if len(transaction_id) > TRANSACTION_ID_MAX or has_nul(transaction_id):
-        raise ReviewRefused(msg.TRANSACTION_ID_REQUIRED)
-    return transaction_id
+    if not TRANSACTION_ID.match(transaction_id):
+        raise ReviewRefused(msg.TRANSACTION_ID_INVALID)
+    return transaction_id.lower()
 
 
 def release_key(withdrawal_id: int) -> str:

@@ -69,9 +69,14 @@ STORED_NAME = re.compile(r"^[0-9a-f]{32}\.[a-z0-9]{3,4}$")
 NAME_MAX = 120
 # Characters Windows refuses in a file name (path separators are cut off before).
 _NAME_REFUSED = set('<>:"|?*')
-# Markup a browser would run if it ever took the file for a page (a polyglot): no accepted type needs it.
+# Markup a browser would act on if it ever took the file for a page (a polyglot): elements that run script,
+# load or send somewhere, or restyle, an event handler, a javascript: address. No accepted type needs any;
+# each is five bytes or more, so an image's compressed data matches one by chance about once in 10^10 bytes.
 _PAGE_MARKUP = re.compile(
-    rb"<(?:script|html|body|iframe|svg|object|embed)[\s/>]|<!doctype\s+html", re.IGNORECASE
+    rb"<(?:script|html|body|iframe|frame|frameset|svg|math|object|embed|img|image|video|audio|source|meta"
+    rb"|link|style|base|form|input|button|details|marquee)[\s/>]"
+    rb"|<a\s[^<>]*href|<!doctype\s+html|javascript:|\son[a-z]{3,}\s*=",
+    re.IGNORECASE,
 )
 
 

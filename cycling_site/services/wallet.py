@@ -4,7 +4,8 @@ BTC is held on the ledger in satoshi and shown with 6 decimals, so every amount 
 whole number of 0.000001 BTC (100 satoshi); the fee is rounded up to that step. A withdrawal holds its
 amount plus fee on the ledger when it is made (two requests can never spend the same satoshi) and counts
 against the month by a guarded update (parallel requests cannot pass the limit); a rejection gives both
-back.
+back. A withdrawal goes only to the approved verification's address and e-mail, each one confirmed with a
+code e-mailed there, and the rider is e-mailed that it was made.
 """
 
 import math
@@ -20,8 +21,9 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
 
+from cycling_site.local_time import local_text
 from cycling_site.messages import wallet as msg
-from cycling_site.models import Account, Currency
+from cycling_site.models import Account, CodePurpose, Currency
 from cycling_site.models.common import as_utc, utcnow
 from cycling_site.models.ledger import LedgerEntry
 from cycling_site.models.wallet import (
@@ -31,7 +33,7 @@ from cycling_site.models.wallet import (
     WithdrawalMonth,
     WithdrawalStatus,
 )
-from cycling_site.services import countries, ledger
+from cycling_site.services import countries, ledger, outbox, wallet_codes
 from cycling_site.services.validation import FormErrors, has_nul, normalize_email
 from cycling_site.settings import settings
 
@@ -229,6 +231,21 @@ def summary(session: Session, account: Account, now: datetime | None = None) -> 
     }
 
 
+# Where a paid withdrawal's transaction can be looked up, per network (regtest is a private chain: none).
+EXPLORERS = {
+    "main": "https://mempool.space/tx/",
+    "test": "https://mempool.space/testnet/tx/",
+    "signet": "https://mempool.space/signet/tx/",
+}
+_TRANSACTION_ID = re.compile(r"^[0-9a-f]{64}$")
+
+
+def transaction_url(transaction_id: str) -> str:
+    """The block explorer's page of a payout's transaction, or "" when there is none to link to."""
+    explorer = EXPLORERS.get(settings.wallet_btc_network, "")
+    return f"{explorer}{transaction_id}" if explorer and _TRANSACTION_ID.match(transaction_id) else ""
+
+
 def request_no(withdrawal: Withdrawal) -> str:
     return f"WD-{withdrawal.id:06d}"
 
@@ -239,6 +256,7 @@ def transaction_row(withdrawal: Withdrawal) -> dict:
         "id": withdrawal.id,
         "request_no": request_no(withdrawal),
         "transaction_id": withdrawal.transaction_id,
+        "transaction_url": transaction_url(withdrawal.transaction_id),
         "amount": btc_text(withdrawal.amount),
         "fee": btc_text(withdrawal.fee),
         "total": btc_text(withdrawal.total),
@@ -280,7 +298,34 @@ def transactions(
     return rows[(page - 1) * per_page : page * per_page], meta
 
 
-def _withdraw_errors(form: dict, balance: int) -> tuple[dict[str, str], Quote | None, str, str]:
+def approved_verification(session: Session, account: Account) -> WalletVerification:
+    """The verification finance approved: withdrawals go only to its address and e-mail."""
+    latest = latest_verification(session, account)
+    if latest is None or latest.status != WalletStatus.approved:
+        raise NotVerified
+    return latest
+
+
+def request_withdrawal_code(session: Session, account: Account, address: str = "") -> str:
+    """POST api/wallet/request-withdrawal-code: a six-digit code, to the verified wallet's e-mail address,
+    that confirms one withdrawal: a session taken from the rider cannot move the money alone. Answers the
+    address it went to."""
+    open_for(account)
+    verification = approved_verification(session, account)
+    wallet_codes.check_can_send(session, account, CodePurpose.withdrawal, "code", address)
+    code = wallet_codes.issue(session, account, CodePurpose.withdrawal, verification.binance_email)
+    text = msg.WITHDRAWAL_CODE_TEXT.format(site=settings.site_name, code=code)
+    subject = f"{msg.WITHDRAWAL_CODE_SUBJECT} · {settings.site_name}"
+    outbox.queue_email(session, verification.binance_email, subject, text)
+    session.commit()
+    return verification.binance_email
+
+
+def _withdraw_errors(
+    form: dict, balance: int, verification: WalletVerification
+) -> tuple[dict[str, str], Quote | None]:
+    """The spec's checks of amount, e-mail and address, and the code. E-mail and address may be left out
+    (the spec's payload has neither); given, they must be the verified ones."""
     errors: dict[str, str] = {}
     found: Quote | None = None
     try:
@@ -294,17 +339,24 @@ def _withdraw_errors(form: dict, balance: int) -> tuple[dict[str, str], Quote | 
     except FormErrors as exc:
         errors.update(exc.errors)
     raw_email = str(form.get("email") or "").strip()
-    email = normalize_email(raw_email) or ""
-    if not raw_email:
-        errors["email"] = msg.WITHDRAW_EMAIL_REQUIRED
-    elif not email:
-        errors["email"] = msg.WITHDRAW_EMAIL_INVALID
-    address = ""
-    try:
-        address = check_address(form.get("wallet_address"))
-    except FormErrors as exc:
-        errors.update(exc.errors)
-    return errors, found, email, address
+    if raw_email:
+        email = normalize_email(raw_email)
+        if not email:
+            errors["email"] = msg.WITHDRAW_EMAIL_INVALID
+        elif email.lower() != verification.binance_email.lower():
+            errors["email"] = msg.EMAIL_NOT_VERIFIED
+    if str(form.get("wallet_address") or "").strip():
+        try:
+            if check_address(form.get("wallet_address")) != verification.wallet_address:
+                errors["wallet_address"] = msg.ADDRESS_NOT_VERIFIED
+        except FormErrors as exc:
+            errors.update(exc.errors)
+    code = str(form.get("code") or "").strip()
+    if not code:
+        errors["code"] = msg.WITHDRAWAL_CODE_REQUIRED
+    elif not wallet_codes.well_formed(code):
+        errors["code"] = msg.OTP_WRONG
+    return errors, found
 
 
 _ALLOWANCE_ROW = {"postgresql": postgresql_insert, "sqlite": sqlite_insert}
@@ -349,16 +401,30 @@ def hold_key(withdrawal_id: int) -> str:
 
 
 def withdraw(session: Session, account: Account, form: dict, now: datetime | None = None) -> Withdrawal:
-    """POST api/wallet/withdraw: checks every rule, then in one transaction counts the request against the
-    month, keeps it and holds amount plus fee on the ledger. Refused input moves nothing."""
+    """POST api/wallet/withdraw: checks every rule, uses up the rider's code (of parallel requests with one
+    code, one passes), then places the request. Refused input moves nothing; a request refused after its
+    code was used (the balance or the month's limit taken meanwhile) needs a new code."""
     open_for(account)
-    if status_of(session, account) != WalletStatus.approved:
-        raise NotVerified
-    now = now or utcnow()
-    balance = ledger.balance(session, account.id, Currency.btc)
-    errors, found, email, address = _withdraw_errors(form, balance)
+    verification = approved_verification(session, account)
+    errors, found = _withdraw_errors(form, ledger.balance(session, account.id, Currency.btc), verification)
     if errors or found is None:
         raise FormErrors(errors)
+    wallet_codes.take(
+        session,
+        account,
+        CodePurpose.withdrawal,
+        str(form["code"]).strip(),
+        verification.binance_email,
+        "code",
+    )
+    return place_withdrawal(session, account, verification, found, now or utcnow())
+
+
+def place_withdrawal(
+    session: Session, account: Account, verification: WalletVerification, found: Quote, now: datetime
+) -> Withdrawal:
+    """In one transaction: counts the request against the month, keeps it (to the verified address and
+    e-mail), holds amount plus fee on the ledger and e-mails the rider that it was made."""
     try:
         _count_request(session, account, month_of(now))
         withdrawal = Withdrawal(
@@ -366,8 +432,8 @@ def withdraw(session: Session, account: Account, form: dict, now: datetime | Non
             amount=found.amount,
             fee=found.fee,
             currency=CURRENCY,
-            email=email,
-            wallet_address=address,
+            email=verification.binance_email,
+            wallet_address=verification.wallet_address,
             month=month_of(now),
             requested_at=now,
         )
@@ -384,6 +450,16 @@ def withdraw(session: Session, account: Account, form: dict, now: datetime | Non
                 hold_key(withdrawal.id),
             ),
         )
+        body = msg.WITHDRAWAL_REQUESTED_BODY.format(
+            request_no=request_no(withdrawal),
+            amount=btc_text(found.amount),
+            fee=btc_text(found.fee),
+            address=withdrawal.wallet_address,
+            when=local_text(now),
+            support=settings.support_email,
+        )
+        subject = f"{msg.WITHDRAWAL_REQUESTED_SUBJECT} · {settings.site_name}"
+        outbox.queue_email(session, account.email, subject, body)
         session.commit()
     except ledger.InsufficientFunds:
         session.rollback()

@@ -1,27 +1,24 @@
 """Wallet account verification (spec 3): the phone and e-mail codes, and the form finance reviews.
 
 Each code is six digits through the outbox (SMS or WhatsApp for the phone, e-mail for the Binance
-address), one at a time per purpose with a 60 s wait between requests. The form proves both: a code
-counts only for the phone or address it was sent to, only once, and five wrong tries end it. Status
+address), with the wallet's code rules (services/wallet_codes.py). The form proves both. Status
 moves unverified -> pending (on submit) -> approved or rejected; a rejected rider may verify again.
 """
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import phonenumbers
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from cycling_site.messages import wallet as msg
-from cycling_site.models import Account, AccountCode, CodePurpose, OutboxMessage
-from cycling_site.models.common import as_utc
+from cycling_site.models import Account, CodePurpose, OutboxMessage
 from cycling_site.models.events import RiderFile
 from cycling_site.models.wallet import WalletStatus, WalletVerification
-from cycling_site.services import codes, outbox, rate_limit, rider_files, wallet
+from cycling_site.services import outbox, rider_files, wallet, wallet_codes
 from cycling_site.services.validation import (
     FormErrors,
-    TooManyAttempts,
     checkbox_on,
     has_nul,
     normalize_email,
@@ -30,13 +27,8 @@ from cycling_site.settings import settings
 
 DEFAULT_COUNTRY = settings.default_country
 OTP_TYPES = ("sms", "whatsapp")
-RESEND_WAIT = timedelta(seconds=60)
-CODE_LIFETIME = timedelta(minutes=10)
-OTP_LENGTH = 6
 PHONE_TEXT_MAX = 30
 MAX_SCREENSHOTS = 5
-CODES_PER_ACCOUNT = "10/hour"
-CODES_PER_ADDRESS = "30/hour"
 
 
 def check_phone(number: object, country: object = DEFAULT_COUNTRY) -> str:
@@ -68,34 +60,6 @@ def check_email(text: object) -> str:
     return email
 
 
-def _latest_code(session: Session, account: Account, purpose: str) -> AccountCode | None:
-    return session.exec(
-        select(AccountCode)
-        .where(AccountCode.account_id == account.id, AccountCode.purpose == purpose)
-        .order_by(col(AccountCode.id).desc())
-    ).first()
-
-
-def _check_wait(session: Session, account: Account, purpose: str, field_name: str, now: datetime) -> None:
-    latest = _latest_code(session, account, purpose)
-    if latest is not None:
-        left = RESEND_WAIT - (now - as_utc(latest.created_at))
-        if left > timedelta(0):
-            seconds = max(int(left.total_seconds()), 1)
-            raise TooManyAttempts({field_name: msg.OTP_WAIT.format(seconds=seconds)})
-
-
-def _check_caps(account: Account, address: str, field_name: str) -> None:
-    used_up = rate_limit.first_used_up(
-        [
-            rate_limit.Cap(CODES_PER_ACCOUNT, ("wallet-code-account", str(account.id))),
-            rate_limit.Cap(CODES_PER_ADDRESS, ("wallet-code-address", address or "-")),
-        ]
-    )
-    if used_up is not None:
-        raise TooManyAttempts({field_name: msg.OTP_TOO_MANY})
-
-
 def _refuse_if_open(session: Session, account: Account) -> None:
     """Nothing to verify while a verification waits or once it is approved."""
     status = wallet.status_of(session, account)
@@ -121,11 +85,9 @@ def request_phone_otp(
     channel = str(channel or "sms")
     if channel not in OTP_TYPES:
         raise FormErrors({"type": msg.OTP_FAILED})
-    now = datetime.now(UTC)
-    _check_wait(session, account, CodePurpose.wallet_phone, "phone_number", now)
-    _check_caps(account, address, "phone_number")
-    issued = codes.issue(session, account, CodePurpose.wallet_phone, CODE_LIFETIME, sent_to=phone, typed=True)
-    text = msg.OTP_TEXT.format(site=settings.site_name, code=issued.code)
+    wallet_codes.check_can_send(session, account, CodePurpose.wallet_phone, "phone_number", address)
+    code = wallet_codes.issue(session, account, CodePurpose.wallet_phone, phone)
+    text = msg.OTP_TEXT.format(site=settings.site_name, code=code)
     session.add(OutboxMessage(channel=channel, recipient=phone, subject=msg.OTP_EMAIL_SUBJECT, body=text))
     session.commit()
     return phone
@@ -136,31 +98,12 @@ def request_email_otp(session: Session, account: Account, email: object, address
     wallet.open_for(account)
     _refuse_if_open(session, account)
     recipient = check_email(email)
-    now = datetime.now(UTC)
-    _check_wait(session, account, CodePurpose.wallet_email, "binance_email", now)
-    _check_caps(account, address, "binance_email")
-    issued = codes.issue(
-        session, account, CodePurpose.wallet_email, CODE_LIFETIME, sent_to=recipient, typed=True
-    )
-    text = msg.OTP_TEXT.format(site=settings.site_name, code=issued.code)
+    wallet_codes.check_can_send(session, account, CodePurpose.wallet_email, "binance_email", address)
+    code = wallet_codes.issue(session, account, CodePurpose.wallet_email, recipient)
+    text = msg.OTP_TEXT.format(site=settings.site_name, code=code)
     outbox.queue_email(session, recipient, f"{msg.OTP_EMAIL_SUBJECT} · {settings.site_name}", text)
     session.commit()
     return recipient
-
-
-def _check_code(
-    session: Session, account: Account, purpose: str, code: str, sent_to: str, field_name: str
-) -> AccountCode:
-    """The live code sent to exactly this phone or address; wrong, used, expired or for another number
-    all answer the same."""
-    latest = _latest_code(session, account, purpose)
-    if latest is None or latest.used_at is not None or latest.sent_to != sent_to or not latest.key:
-        raise FormErrors({field_name: msg.OTP_WRONG})
-    try:
-        row, _owner = codes.check(session, purpose, code, latest.key)
-    except codes.CodeError:
-        raise FormErrors({field_name: msg.OTP_WRONG}) from None
-    return row
 
 
 @dataclass
@@ -205,7 +148,7 @@ def _field_errors(form: VerificationForm) -> tuple[dict[str, str], str, str, str
         value = str(value or "").strip()
         if not value:
             errors[name] = required
-        elif len(value) != OTP_LENGTH or not value.isdigit() or not value.isascii():
+        elif not wallet_codes.well_formed(value):
             errors[name] = msg.OTP_WRONG
     if form.passport_proof is None:
         errors["passport_proof"] = msg.PASSPORT_REQUIRED
@@ -238,10 +181,10 @@ def submit(session: Session, account: Account, form: VerificationForm) -> Wallet
     errors, email, phone, address = _field_errors(form)
     if errors:
         raise FormErrors(errors)
-    phone_code = _check_code(
+    phone_code = wallet_codes.check(
         session, account, CodePurpose.wallet_phone, form.phone_otp.strip(), phone, "phone_otp"
     )
-    email_code = _check_code(
+    email_code = wallet_codes.check(
         session, account, CodePurpose.wallet_email, form.email_otp.strip(), email, "email_otp"
     )
     passport = form.passport_proof

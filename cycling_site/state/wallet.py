@@ -50,6 +50,7 @@ def table_row(row: dict) -> dict[str, str]:
     return {
         "request_no": row["request_no"],
         "transaction_id": row["transaction_id"] or "—",
+        "transaction_url": row["transaction_url"],
         "amount": f"{row['amount']} {row['currency']}",
         "wallet_address": row["wallet_address"],
         "requested_at": local_text(row["requested_at"]),
@@ -202,11 +203,15 @@ class WalletState(rx.State):
 
 
 class WithdrawalState(WalletState):
-    """The withdrawal form: approved accounts only; fee and total follow the amount as it is typed."""
+    """The withdrawal form: approved accounts only, to the verified wallet, confirmed with an e-mailed code;
+    fee and total follow the amount as it is typed."""
 
     amount: str = ""
     withdraw_email: str = ""
     address: str = ""
+    # The code button: "" (Get Code), "sending" or "wait"; a new wait restarts its countdown.
+    code_stage: str = ""
+    waits: int = 0
     errors: dict[str, str] = {}
     submitting: bool = False
 
@@ -227,18 +232,20 @@ class WithdrawalState(WalletState):
     @rx.event
     @rider_action()
     async def open_form(self, rider: Rider):
-        """Fills the header and the form (the rider's e-mail, the approved wallet address)."""
+        """Fills the header and the form with the verified wallet's e-mail and address."""
         if rider.account.is_kid:
             return dashboard()
-        self.amount = ""
+        self.amount = self.code_stage = ""
         self.errors = {}
         self.submitting = False
         if not await self._read_summary(rider):
             return None
-        if self.status != WalletStatus.approved:
+        try:
+            verification = await rider.off_loop(wallet.approved_verification, rider.account)
+        except FormErrors:
             return [rx.redirect(path_of("wallet"), replace=True), rx.toast.warning(msg.NOT_VERIFIED)]
-        self.withdraw_email = self.email
-        self.address = self.wallet_address
+        self.withdraw_email = verification.binance_email
+        self.address = verification.wallet_address
         return None
 
     def _forget_error(self, name: str) -> None:
@@ -251,18 +258,38 @@ class WithdrawalState(WalletState):
         self._forget_error("amount")
 
     @rx.event
-    def set_withdraw_email(self, text: str) -> None:
-        self.withdraw_email = str(text)[:254]
-        self._forget_error("email")
+    @rider_action()
+    async def request_code(self, rider: Rider):
+        """E-mails the confirmation code to the verified address; a refusal puts the button back to Get Code
+        with the message beside the code field."""
+        if self.code_stage != "":
+            return
+        self._forget_error("code")
+        self.code_stage = "sending"
+        yield
+        try:
+            await rider.off_loop(wallet.request_withdrawal_code, rider.account, self.router.session.client_ip)
+        except FormErrors as exc:
+            self.code_stage = ""
+            self.errors = {**self.errors, **exc.errors}
+            return
+        except SQLAlchemyError:
+            _log.exception("A withdrawal code could not be sent")
+            self.code_stage = ""
+            yield rx.toast.error(msg.OTP_FAILED)
+            return
+        self.code_stage = "wait"
+        self.waits += 1
+        yield display(msg.OTP_SENT_EMAIL, id="withdrawal-code-sent")
 
     @rx.event
-    def set_address(self, text: str) -> None:
-        self.address = str(text)[: wallet.ADDRESS_MAX]
-        self._forget_error("wallet_address")
+    def wait_over(self) -> None:
+        if self.code_stage == "wait":
+            self.code_stage = ""
 
     @rx.event
     @rider_action()
-    async def submit(self, rider: Rider):
+    async def submit(self, rider: Rider, form_data: dict):
         """Spec 3 section 4: the button stays disabled while the request goes and for 2 s after any
         outcome; on success a toast, then the summary after 1.5 s."""
         if self.submitting:
@@ -270,7 +297,7 @@ class WithdrawalState(WalletState):
         self.submitting = True
         self.errors = {}
         yield
-        form = {"amount": self.amount, "email": self.withdraw_email, "wallet_address": self.address}
+        form = {"amount": self.amount, "code": str(form_data.get("code", ""))[:20]}
         try:
             await rider.off_loop(wallet.withdraw, rider.account, form)
         except FormErrors as exc:

@@ -28,7 +28,6 @@ PASSPORT = "passport_proof"
 SCREENSHOT = "binance_screenshot"
 PASSPORT_UPLOAD = "passport-upload"
 SCREENSHOT_UPLOAD = "screenshot-upload"
-WAIT_SECONDS = int(wallet_verification.RESEND_WAIT.total_seconds())
 # The phone country picker's options: built once, written into the page, never sent with the state.
 PHONE_COUNTRY_OPTIONS = [
     [country.code, f"{country.emoji} {country.name} (+{country.dial_code})"]

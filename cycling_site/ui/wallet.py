@@ -1,11 +1,15 @@
-"""The wallet header (spec 3 section 2) the summary and the withdrawal form share, and the badges."""
+"""The wallet header (spec 3 section 2) the summary and the withdrawal form share, the badges, and the code
+field with its Get Code button that the account verification and the withdrawal share."""
 
 import reflex as rx
 
+from components.countdown import countdown
 from components.country_flag import country_flag
 from cycling_site.messages import wallet as msg
 from cycling_site.routes import path_of
+from cycling_site.services.wallet_codes import OTP_LENGTH, RESEND_WAIT
 from cycling_site.state.wallet import WalletState
+from cycling_site.ui.forms import error_marks, text_input
 from cycling_site.ui.links import link_button
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, PRIMARY_BUTTON, RADIUS, SIZE, SPACE
 
@@ -162,4 +166,59 @@ def wallet_header(with_actions: bool = True) -> rx.Component:
         border_radius=RADIUS["lg"],
         padding=[SPACE["5"], SPACE["6"]],
         width="100%",
+    )
+
+
+def code_button(
+    stage: rx.Var,
+    waits: rx.Var,
+    on_request: rx.event.EventType,
+    on_wait_over: rx.event.EventType,
+    enabled: rx.Var | bool,
+    button_id: str,
+) -> rx.Component:
+    """Get Code -> Sending... -> Wait Ns (the page's clock counts the 60 s) -> Get Code (spec 3 section 4).
+    `stage` is "", "sending" or "wait"; a new wait (`waits` counts them) restarts the countdown."""
+    return rx.button(
+        rx.match(
+            stage,
+            ("sending", rx.text(msg.SENDING, as_="span")),
+            (
+                "wait",
+                rx.text(
+                    "Wait ",
+                    countdown(
+                        seconds=int(RESEND_WAIT.total_seconds()),
+                        run_key=waits,
+                        display="seconds",
+                        on_complete=on_wait_over,
+                    ),
+                    "s",
+                    as_="span",
+                ),
+            ),
+            rx.text(msg.GET_CODE, as_="span"),
+        ),
+        type="button",
+        on_click=on_request,
+        disabled=(stage != "") | ~rx.Var.create(enabled) | ~rx.State.is_hydrated,
+        id=button_id,
+        variant="soft",
+        size="3",
+        min_width="116px",
+        height="44px",
+        cursor="pointer",
+        font_variant_numeric="tabular-nums",
+    )
+
+
+def code_input(name: str, errors: rx.Var) -> rx.Component:
+    """A six-digit code field that keeps its own value in the browser; the form sends it."""
+    return text_input(
+        name,
+        input_mode="numeric",
+        auto_complete="one-time-code",
+        max_length=OTP_LENGTH,
+        placeholder="6-digit code",
+        **error_marks(errors, name),
     )

@@ -73,7 +73,7 @@ def test_only_the_site_api_is_documented(schema):
     paths = list(schema["paths"])
     assert paths and all(path.startswith("/api/") or path == "/mobile/delete-account" for path in paths)
     assert not any(path.startswith("/api/demo-oauth") for path in paths)
-    assert len(list(_operations(schema))) == 80
+    assert len(list(_operations(schema))) == 81
 
 
 def test_every_error_answer_has_the_one_error_shape(schema):
@@ -203,6 +203,7 @@ def test_rate_limited_operations_document_429(schema):
         "post /api/events/otp/send",
         "post /api/wallet/request-phone-otp",
         "post /api/wallet/request-email-otp",
+        "post /api/wallet/request-withdrawal-code",
         "post /mobile/delete-account",
     }
 

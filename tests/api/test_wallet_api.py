@@ -12,11 +12,13 @@ from cycling_site.models import Currency, OutboxMessage, RiderFile, WalletVerifi
 from cycling_site.services import ledger
 from tests.api.auth_support import bearer
 from tests.unit.conftest import count
-from tests.unit.wallet_support import BECH32, TESTNET, credit, past_event, png, verify
+from tests.unit.wallet_support import BECH32, P2PKH, TESTNET, credit, past_event, png, verify
 
 WALLET = "/api/auth/user-wallet"
 TRANSACTIONS = "/api/wallet/transactions"
 WITHDRAW = "/api/wallet/withdraw"
+WITHDRAWAL_CODE = "/api/wallet/request-withdrawal-code"
+TX = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16"
 FINANCE = "/api/finance"
 
 
@@ -56,6 +58,7 @@ def test_kids_and_strangers_are_refused_everywhere(client, make_account):
         ("get", WALLET, None),
         ("post", TRANSACTIONS, {}),
         ("post", WITHDRAW, {"amount": "0.001"}),
+        ("post", WITHDRAWAL_CODE, None),
         ("post", "/api/wallet/request-phone-otp", {"phone_number": "50 123 4567"}),
         ("post", "/api/wallet/request-email-otp", {"email": "kid@example.com"}),
     ]
@@ -65,19 +68,22 @@ def test_kids_and_strangers_are_refused_everywhere(client, make_account):
         assert client.request(method, path, json=body).status_code == 401, path
 
 
+def withdrawal_code(client, session, rider) -> str:
+    answer = client.post(WITHDRAWAL_CODE, headers=bearer(rider))
+    assert answer.status_code == 200 and answer.json()["message"] == msg.OTP_SENT_EMAIL, answer.text
+    return code_sent_to(session, rider.email)
+
+
 def test_a_withdrawal_end_to_end_with_finance_paying_it(client, session, rider, officer):
     verify(session, rider)
     credit(session, rider.id, 1_000_000)
+    # The spec's payload: no e-mail and no address, the money goes to the verified wallet.
+    sent = {"amount": "0.002", "fee": "0", "total": "0.002", "currency": "BTC"}
+    unconfirmed = client.post(WITHDRAW, json=sent, headers=bearer(rider))
+    assert unconfirmed.status_code == 400
+    assert unconfirmed.json()["errors"] == {"code": [msg.WITHDRAWAL_CODE_REQUIRED]}
     answer = client.post(
-        WITHDRAW,
-        json={
-            "amount": "0.002",
-            "email": rider.email,
-            "wallet_address": BECH32,
-            "fee": "0",
-            "total": "0.002",
-        },
-        headers=bearer(rider),
+        WITHDRAW, json={**sent, "code": withdrawal_code(client, session, rider)}, headers=bearer(rider)
     )
     assert answer.status_code == 200, answer.text
     body = answer.json()
@@ -96,27 +102,42 @@ def test_a_withdrawal_end_to_end_with_finance_paying_it(client, session, rider, 
     assert page.json()["meta"] == {"current_page": 1, "last_page": 1, "total": 1, "per_page": 10}
     (row,) = page.json()["data"]
     assert (row["status"], row["amount"], row["wallet_address"]) == ("pending", "0.002000", BECH32)
+    assert row["transaction_url"] == ""
 
     queued = client.get(f"{FINANCE}/withdrawal", headers=bearer(officer)).json()["data"]
     assert [item["title"] for item in queued] == ["WD-000001: 0.002000 BTC"]
-    refused = client.post(
-        f"{FINANCE}/withdrawal/{row['id']}/decision", json={"approve": True}, headers=bearer(officer)
-    )
+    assert ["Verified address", BECH32] in queued[0]["details"]
+    decision = f"{FINANCE}/withdrawal/{row['id']}/decision"
+    refused = client.post(decision, json={"approve": True}, headers=bearer(officer))
     assert refused.status_code == 400 and refused.json()["message"] == msg.TRANSACTION_ID_REQUIRED
-    paid = client.post(
-        f"{FINANCE}/withdrawal/{row['id']}/decision",
-        json={"approve": True, "transaction_id": "abc123"},
-        headers=bearer(officer),
+    made_up = client.post(
+        decision, json={"approve": True, "transaction_id": "paid by cash lol"}, headers=bearer(officer)
     )
+    assert made_up.status_code == 400
+    paid = client.post(decision, json={"approve": True, "transaction_id": TX}, headers=bearer(officer))
     assert paid.status_code == 200 and paid.json()["message"] == rc_msg.DECIDED.format(decision="approved")
     (row,) = client.post(TRANSACTIONS, json={}, headers=bearer(rider)).json()["data"]
-    assert (row["status"], row["transaction_id"]) == ("approved", "abc123")
-    again = client.post(
-        f"{FINANCE}/withdrawal/{row['id']}/decision",
-        json={"approve": False, "reason": "x"},
-        headers=bearer(officer),
-    )
+    assert (row["status"], row["transaction_id"]) == ("approved", TX)
+    assert row["transaction_url"] == f"https://mempool.space/tx/{TX}"
+    again = client.post(decision, json={"approve": False, "reason": "x"}, headers=bearer(officer))
     assert again.status_code == 400 and again.json()["message"] == rc_msg.ALREADY_DECIDED
+
+
+def test_a_stolen_session_cannot_send_the_money_elsewhere(client, session, rider):
+    """Whoever holds the rider's session sees neither the code (it goes to the verified e-mail) nor may name
+    another address or e-mail."""
+    verify(session, rider)
+    credit(session, rider.id, 1_000_000)
+    code = withdrawal_code(client, session, rider)
+    for other, field, message in (
+        ({"wallet_address": P2PKH}, "wallet_address", msg.ADDRESS_NOT_VERIFIED),
+        ({"email": "thief@example.com"}, "email", msg.EMAIL_NOT_VERIFIED),
+        ({"code": f"{(int(code) + 1) % 10**6:06d}"}, "code", msg.OTP_WRONG),
+    ):
+        answer = client.post(WITHDRAW, json={"amount": "0.001", "code": code, **other}, headers=bearer(rider))
+        assert answer.status_code == 400 and answer.json()["errors"][field] == [message]
+    session.expire_all()
+    assert ledger.balance(session, rider.id, Currency.btc) == 1_000_000 and count(session, Withdrawal) == 0
 
 
 @pytest.mark.parametrize(
@@ -131,12 +152,13 @@ def test_a_withdrawal_end_to_end_with_finance_paying_it(client, session, rider, 
         ({"wallet_address": TESTNET}, "wallet_address", msg.ADDRESS_WRONG_NETWORK),
         ({"wallet_address": BECH32[:-1] + "x"}, "wallet_address", msg.ADDRESS_INVALID),
         ({"email": "nobody@"}, "email", msg.WITHDRAW_EMAIL_INVALID),
+        ({"code": "12345"}, "code", msg.OTP_WRONG),
     ],
 )
 def test_bad_withdrawals_answer_400_per_field_and_move_nothing(client, session, rider, body, field, message):
     verify(session, rider)
     credit(session, rider.id, 1_000_000)
-    sent = {"amount": "0.001", "email": rider.email, "wallet_address": BECH32, **body}
+    sent = {"amount": "0.001", "email": rider.email, "wallet_address": BECH32, "code": "123456", **body}
     answer = client.post(WITHDRAW, json=sent, headers=bearer(rider))
     assert answer.status_code == 400 and answer.json()["errors"][field] == [message]
     session.expire_all()
@@ -145,11 +167,9 @@ def test_bad_withdrawals_answer_400_per_field_and_move_nothing(client, session, 
 
 def test_an_unverified_account_cannot_withdraw(client, session, rider):
     credit(session, rider.id, 1_000_000)
-    answer = client.post(
-        WITHDRAW,
-        json={"amount": "0.001", "email": rider.email, "wallet_address": BECH32},
-        headers=bearer(rider),
-    )
+    answer = client.post(WITHDRAW, json={"amount": "0.001", "code": "123456"}, headers=bearer(rider))
+    assert answer.status_code == 403 and answer.json()["message"] == msg.NOT_VERIFIED
+    answer = client.post(WITHDRAWAL_CODE, headers=bearer(rider))
     assert answer.status_code == 403 and answer.json()["message"] == msg.NOT_VERIFIED
 
 

@@ -16,16 +16,18 @@ from cycling_site.messages import wallet as wallet_msg
 from cycling_site.models import Account, Currency, Event, LedgerEntry, OutboxMessage, Registration
 from cycling_site.models.events import RegistrationStatus
 from cycling_site.models.wallet import WalletStatus, WalletVerification, Withdrawal
-from cycling_site.services import ledger, rider_files, wallet
+from cycling_site.services import ledger, rider_files
 from tests import file_samples
 from tests.e2e.conftest import DESKTOP, Site
 from tests.e2e.helpers import RIDER, new_account, returning_rider
+from tests.unit.wallet_support import withdraw
 
 CONSOLE = "/finance"
 FINANCE = "finance@example.com"
 ADMIN = "admin@example.com"
 RACE_CONTROL = "racecontrol@example.com"
 ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+PAYOUT_TX = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16"
 PHONE = {"width": 390, "height": 844}
 
 
@@ -128,9 +130,8 @@ def test_finance_pays_one_withdrawal_and_rejects_another(browser: Browser, site:
     rider = db.get(Account, verification(db, "wallet.payout@example.com", WalletStatus.approved).account_id)
     ledger.move(db, ledger.Move(rider.id, Currency.btc, 1_000_000, "prize", "test", f"test-prize:{rider.id}"))
     db.commit()
-    form = {"email": rider.email, "wallet_address": ADDRESS}
-    paid = wallet.withdraw(db, rider, {**form, "amount": "0.002000"})
-    refused = wallet.withdraw(db, rider, {**form, "amount": "0.003000"})
+    paid = withdraw(db, rider, "0.002000")
+    refused = withdraw(db, rider, "0.003000")
     held = btc(db, rider.id)
     entries = len(db.exec(select(LedgerEntry).where(LedgerEntry.account_id == rider.id)).all())
 
@@ -142,18 +143,18 @@ def test_finance_pays_one_withdrawal_and_rejects_another(browser: Browser, site:
     ask(console, paid.id, approve=True)
     confirm(console)
     expect(console.locator("#decision-error")).to_have_text(wallet_msg.TRANSACTION_ID_REQUIRED)
-    confirm(console, transaction_id="a1b2c3d4e5f6")
+    confirm(console, transaction_id=PAYOUT_TX)
     expect(console.locator("#console-notice")).to_have_text(rc_msg.DECIDED.format(decision="paid"))
 
     ask(console, refused.id, approve=False)
     confirm(console, reason="The address is on a sanctions list.")
     expect(console.locator("#console-notice")).to_have_text(rc_msg.DECIDED.format(decision="rejected"))
     console.get_by_role("radio", name="Approved").click()
-    expect(console.locator(f"#item-{paid.id}")).to_contain_text("a1b2c3d4e5f6")
+    expect(console.locator(f"#item-{paid.id}")).to_contain_text(PAYOUT_TX)
     console.context.close()
 
     db.expire_all()
-    assert db.get(Withdrawal, paid.id).transaction_id == "a1b2c3d4e5f6"
+    assert db.get(Withdrawal, paid.id).transaction_id == PAYOUT_TX
     assert db.get(Withdrawal, refused.id).status == "rejected"
     # Paying moves nothing more (the hold is the payout); the rejection gives the whole hold back.
     assert btc(db, rider.id) == held + refused.total

@@ -26,6 +26,7 @@ from cycling_site.settings import settings
 from tests.e2e.helpers import KID, RIDER, at, choose_files, new_account, returning_rider, wait_signed_in
 
 ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+PAYOUT_TX = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16"
 FINANCE = "finance@example.com"
 PHONE_SIZE = {"width": 390, "height": 844}
 NO_OVERFLOW = "document.documentElement.scrollWidth <= window.innerWidth"
@@ -260,7 +261,7 @@ def test_verification_with_both_codes_and_the_files(page: Page, db):
 
 
 @pytest.mark.multi_worker
-def test_withdrawal_checks_the_amount_and_the_address_then_finance_pays_it(
+def test_withdrawal_goes_to_the_verified_wallet_with_an_emailed_code_then_finance_pays_it(
     browser: Browser, site, page: Page, db
 ):
     rider = _wallet_rider(db, "wallet.withdraw@example.com", 1_000_000, WalletStatus.approved)
@@ -272,8 +273,11 @@ def test_withdrawal_checks_the_amount_and_the_address_then_finance_pays_it(
     page.click("#withdraw")
     expect(page).to_have_url(at("/wallet/withdrawal-request"))
     expect(page.locator("#wallet-balance")).to_have_text("0.010000")
-    expect(page.locator("#email")).to_have_value(rider.email)
-    expect(page.locator("#wallet_address")).to_have_value(ADDRESS)
+    # The verified wallet's e-mail and address, shown as set: the money can go nowhere else.
+    for selector, value in (("#email", rider.email), ("#wallet_address", ADDRESS)):
+        expect(page.locator(selector)).to_have_value(value)
+        expect(page.locator(selector)).not_to_be_editable()
+    expect(page.locator("#withdrawal-destination")).to_have_text(msg.WITHDRAWAL_DESTINATION)
 
     amount, submit = page.locator("#amount"), page.locator("#withdrawal-submit")
     # Only digits and one point stay in the field.
@@ -288,33 +292,34 @@ def test_withdrawal_checks_the_amount_and_the_address_then_finance_pays_it(
     expect(page.locator("#withdrawal-total")).to_have_text(f"{wallet.btc_text(quote.total)} BTC")
 
     cases = [
-        ("", "", "not-an-address", {"amount": msg.AMOUNT_REQUIRED, "email": msg.WITHDRAW_EMAIL_REQUIRED}),
-        (
-            "0.0000001",
-            "nobody@",
-            ADDRESS,
-            {"amount": msg.AMOUNT_TOO_PRECISE, "email": msg.WITHDRAW_EMAIL_INVALID},
-        ),
-        ("0", rider.email, ADDRESS, {"amount": msg.AMOUNT_NOT_POSITIVE}),
-        # A bech32 address one character off: its checksum fails.
-        ("0.001", rider.email, ADDRESS[:-1] + "x", {}),
-        ("0.01", rider.email, ADDRESS, {"amount": msg.TOTAL_EXCEEDS_BALANCE}),
+        ("", "", {"amount": msg.AMOUNT_REQUIRED, "code": msg.WITHDRAWAL_CODE_REQUIRED}),
+        ("0.0000001", "12ab", {"amount": msg.AMOUNT_TOO_PRECISE, "code": msg.OTP_WRONG}),
+        ("0", "123456", {"amount": msg.AMOUNT_NOT_POSITIVE}),
+        ("0.01", "123456", {"amount": msg.TOTAL_EXCEEDS_BALANCE}),
     ]
-    for typed, email, address, errors in cases:
+    for typed, code, errors in cases:
         amount.fill(typed)
-        page.fill("#email", email)
-        page.fill("#wallet_address", address)
+        page.fill("#code", code)
         expect(submit).to_be_enabled()
         submit.click()
         for name, text in errors.items():
             expect(_error(page, name)).to_have_text(text)
-        if address != ADDRESS:
-            expect(_error(page, "wallet_address")).to_have_text(msg.ADDRESS_INVALID)
         expect(submit).to_be_disabled()
+
+    # The code goes to the verified e-mail; a wrong one moves nothing.
+    page.click("#code-get-code")
+    expect(page.locator("#code-get-code")).to_contain_text("Wait")
+    expect(page.get_by_text(msg.OTP_SENT_EMAIL)).to_be_visible()
+    code = _latest_code(db, rider.email)
+    amount.fill("0.004")
+    page.fill("#code", f"{(int(code) + 1) % 10**6:06d}")
+    expect(submit).to_be_enabled()
+    submit.click()
+    expect(_error(page, "code")).to_have_text(msg.OTP_WRONG)
     db.expire_all()
     assert db.exec(select(Withdrawal).where(Withdrawal.account_id == rider.id)).all() == []
 
-    amount.fill("0.004")
+    page.fill("#code", code)
     expect(submit).to_be_enabled()
     submit.click()
     expect(submit).to_be_disabled()
@@ -325,23 +330,41 @@ def test_withdrawal_checks_the_amount_and_the_address_then_finance_pays_it(
     expect(row).to_contain_text("0.004000 BTC")
     expect(row.locator(".transaction-status")).to_have_text("pending")
     expect(page.locator("#wallet-balance")).to_have_text(wallet.btc_text(1_000_000 - quote.total))
-
-    # Finance pays it in the console; the rider's transaction turns green with its transaction id.
+    db.expire_all()
     made = db.exec(select(Withdrawal).where(Withdrawal.account_id == rider.id)).one()
+    assert (made.wallet_address, made.email) == (ADDRESS, rider.email)
+    told = db.exec(
+        select(OutboxMessage).where(
+            OutboxMessage.recipient == rider.email,
+            col(OutboxMessage.subject).startswith(msg.WITHDRAWAL_REQUESTED_SUBJECT),
+        )
+    ).one()
+    assert wallet.request_no(made) in told.body
+
+    # Finance pays it in the console, beside the verified address; the rider's transaction turns green and
+    # links to its Bitcoin transaction.
     officer = browser.new_context(base_url=site.url).new_page()
     try:
         returning_rider(officer, FINANCE, path="/auth/login?redirect=/finance")
         officer.locator("#queue-withdrawal").click()
-        officer.locator(f"#item-{made.id} .item-approve").click()
-        officer.fill("#transaction_id", "e2e-payout-tx-1")
+        item = officer.locator(f"#item-{made.id}")
+        expect(item).to_contain_text("Verified address")
+        expect(item).not_to_contain_text(msg.NOT_THE_VERIFIED_ADDRESS)
+        item.locator(".item-approve").click()
+        officer.fill("#transaction_id", "paid by cash lol")
         officer.locator("#decision-confirm").click()
-        expect(officer.locator(f"#item-{made.id}")).to_have_count(0)
+        expect(officer.locator("#decision-error")).to_have_text(msg.TRANSACTION_ID_INVALID)
+        officer.fill("#transaction_id", PAYOUT_TX)
+        officer.locator("#decision-confirm").click()
+        expect(item).to_have_count(0)
     finally:
         officer.context.close()
     page.reload()
     expect(row.locator(".transaction-status")).to_have_text("approved")
     expect(row.locator(".transaction-status")).to_have_attribute("data-tone", "success")
-    expect(row).to_contain_text("e2e-payout-tx-1")
+    expect(row.locator(".transaction-link")).to_have_attribute(
+        "href", f"https://mempool.space/tx/{PAYOUT_TX}"
+    )
     expect(page.locator("#completed-transactions .overview-value")).to_have_text("1")
 
 

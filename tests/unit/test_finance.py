@@ -19,8 +19,7 @@ from cycling_site.models.wallet import WalletStatus
 from cycling_site.services import finance, ledger, wallet
 from cycling_site.services.race_control import NotReviewer, ReviewRefused
 from tests.unit.conftest import count, race
-from tests.unit.wallet_support import credit, past_event, verify
-from tests.unit.wallet_support import withdrawal_form as form
+from tests.unit.wallet_support import BECH32, P2PKH, credit, past_event, verify, withdraw
 
 TX = "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16"
 
@@ -44,7 +43,7 @@ def refused(call, *args, **kwargs) -> str:
 def pending_withdrawal(session: Session, rider, amount: str = "0.002") -> Withdrawal:
     verify(session, rider)
     credit(session, rider.id, 1_000_000)
-    return wallet.withdraw(session, rider, form(amount))
+    return withdraw(session, rider, amount)
 
 
 # --- Who decides -----------------------------------------------------------------------------------------
@@ -132,8 +131,44 @@ def test_paying_a_withdrawal_records_its_transaction_and_keeps_the_hold(session,
     row = session.get(Withdrawal, made.id)
     assert (row.status, row.transaction_id) == ("approved", TX)
     assert ledger.balance(session, rider.id, Currency.btc) == 1_000_000 - 203_000
-    assert TX in session.exec(select(OutboxMessage)).one().body
+    told = [message for message in session.exec(select(OutboxMessage)) if TX in message.body]
+    assert [message.subject for message in told] == [f"{msg.WITHDRAWAL_PAID_SUBJECT} · RideArena"]
     assert wallet.summary(session, rider)["walletData"]["completedTransactions"] == 1
+    shown = wallet.transactions(session, rider)[0][0]
+    assert shown["transaction_url"] == f"https://mempool.space/tx/{TX}"
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["paid by cash lol", TX[:-1], TX + "0", TX[:-1] + "g", f"0x{TX[2:]}", "e2e-payout-tx-1"],
+    ids=["words", "63-hex", "65-hex", "not-hex", "0x", "made-up"],
+)
+def test_a_payout_is_recorded_only_with_a_bitcoin_transaction_id(session, rider, officer, typed):
+    made = pending_withdrawal(session, rider)
+    assert refused(finance.decide_withdrawal, session, officer, made.id, True, "", typed) == (
+        msg.TRANSACTION_ID_INVALID
+    )
+    session.expire_all()
+    assert session.get(Withdrawal, made.id).status == "pending"
+    finance.decide_withdrawal(session, officer, made.id, True, "", f" {TX.upper()} ")
+    session.expire_all()
+    assert session.get(Withdrawal, made.id).transaction_id == TX
+
+
+def test_finance_sees_the_verified_address_beside_the_request_and_a_warning_when_they_differ(
+    session, rider, officer
+):
+    made = pending_withdrawal(session, rider)
+    details = dict(finance.withdrawals_for_review(session, "pending")[0]["details"])
+    assert details["Pay to"] == details["Verified address"] == BECH32
+    assert "Warning" not in details
+    # A request kept from before withdrawals were bound to the verified wallet.
+    made.wallet_address = P2PKH
+    session.add(made)
+    session.commit()
+    details = dict(finance.withdrawals_for_review(session, "pending")[0]["details"])
+    assert (details["Pay to"], details["Verified address"]) == (P2PKH, BECH32)
+    assert details["Warning"] == msg.NOT_THE_VERIFIED_ADDRESS
 
 
 def test_rejecting_a_withdrawal_releases_exactly_the_hold_and_the_months_turn(session, rider, officer):

@@ -1,16 +1,18 @@
 """The prize wallet: amounts, fee, Bitcoin addresses, the summary, transactions and withdrawals held on the
 ledger, raced on whichever database the suite runs on (SQLite, and PostgreSQL with TEST_DB_URL)."""
 
+import re
 from datetime import UTC, datetime
 
 import pytest
 from sqlmodel import Session, select
 
 from cycling_site.messages import wallet as msg
-from cycling_site.models import Account, Currency, LedgerEntry, Withdrawal, WithdrawalMonth
+from cycling_site.models import Account, Currency, LedgerEntry, OutboxMessage, Withdrawal, WithdrawalMonth
 from cycling_site.models.wallet import WalletStatus
 from cycling_site.services import ledger, wallet
-from cycling_site.services.validation import FormErrors
+from cycling_site.services.validation import FormErrors, TooManyAttempts
+from cycling_site.settings import settings
 from tests.unit.conftest import form_errors, race
 from tests.unit.wallet_support import (
     BECH32,
@@ -22,6 +24,8 @@ from tests.unit.wallet_support import (
     credit,
     use_wallet_settings,
     verify,
+    withdraw,
+    withdrawal_code,
 )
 from tests.unit.wallet_support import withdrawal_form as form
 
@@ -147,8 +151,8 @@ def test_an_unverified_rider_with_no_money_sees_zero_and_verify(session, rider):
 
 def test_the_summary_counts_withdrawals_and_the_month(session, verified):
     credit(session, verified.id, 1_000_000)
-    first = wallet.withdraw(session, verified, form("0.002"), NOW)
-    wallet.withdraw(session, verified, form("0.001"), NOW)
+    first = withdraw(session, verified, "0.002", NOW)
+    withdraw(session, verified, "0.001", NOW)
     first.status = "approved"
     session.add(first)
     session.commit()
@@ -165,8 +169,8 @@ def test_the_summary_counts_withdrawals_and_the_month(session, verified):
 def test_transactions_are_paged_newest_first_and_searched(session, verified, monkeypatch):
     use_wallet_settings(monkeypatch, wallet_monthly_withdrawals=20)
     credit(session, verified.id, 10 * SAT)
-    made = [wallet.withdraw(session, verified, form(f"0.00{n + 1}"), NOW) for n in range(8)]
-    made += [wallet.withdraw(session, verified, form(f"0.01{n}"), NOW) for n in range(4)]
+    made = [withdraw(session, verified, f"0.00{n + 1}", NOW) for n in range(8)]
+    made += [withdraw(session, verified, f"0.01{n}", NOW) for n in range(4)]
     rows, meta = wallet.transactions(session, verified, page=1, per_page=10)
     assert meta == {"current_page": 1, "last_page": 2, "total": 12, "per_page": 10}
     assert rows[0]["request_no"] == wallet.request_no(made[-1]) and len(rows) == 10
@@ -188,21 +192,22 @@ def test_another_riders_withdrawals_are_not_listed(session, verified, make_accou
     other = make_account(email="other@example.com")
     verify(session, other)
     credit(session, other.id, SAT)
-    wallet.withdraw(session, other, form(), NOW)
+    withdraw(session, other, now=NOW)
     assert wallet.transactions(session, verified)[0] == []
 
 
 # --- Withdrawals -----------------------------------------------------------------------------------------
 
 
-def test_a_withdrawal_holds_amount_plus_fee_on_the_ledger(session, verified):
+def test_a_withdrawal_holds_amount_plus_fee_on_the_ledger_and_tells_the_rider(session, verified):
     credit(session, verified.id, 1_000_000)
-    made = wallet.withdraw(session, verified, form("0.004", " Layla@Example.com "), NOW)
+    code = withdrawal_code(session, verified)
+    made = wallet.withdraw(session, verified, form("0.004", code, email=" Rider@Example.com "), NOW)
     assert (made.amount, made.fee, made.status, made.email) == (
         400_000,
         6_000,
         "pending",
-        "layla@example.com",
+        "rider@example.com",
     )
     assert made.month == "2026-11" and made.wallet_address == BECH32
     session.expire_all()
@@ -212,6 +217,28 @@ def test_a_withdrawal_holds_amount_plus_fee_on_the_ledger(session, verified):
         select(LedgerEntry).where(LedgerEntry.idempotency_key == wallet.hold_key(made.id))
     ).one()
     assert hold.amount == -406_000
+    told = session.exec(
+        select(OutboxMessage).where(
+            OutboxMessage.subject == f"{msg.WITHDRAWAL_REQUESTED_SUBJECT} · {settings.site_name}"
+        )
+    ).one()
+    assert told.recipient == verified.email
+    assert wallet.request_no(made) in told.body and "0.004000 BTC" in told.body and BECH32 in told.body
+    # The code confirmed this withdrawal: it confirms no other.
+    assert form_errors(wallet.withdraw, session, verified, form("0.001", code), NOW) == {
+        "code": msg.OTP_WRONG
+    }
+
+
+def test_the_code_goes_to_the_verified_email_once_a_minute(session, verified):
+    assert wallet.request_withdrawal_code(session, verified) == verified.email
+    sent = session.exec(select(OutboxMessage).where(OutboxMessage.recipient == verified.email)).one()
+    assert sent.subject == f"{msg.WITHDRAWAL_CODE_SUBJECT} · {settings.site_name}" and re.search(
+        r"\b\d{6}\b", sent.body
+    )
+    with pytest.raises(TooManyAttempts) as waiting:
+        wallet.request_withdrawal_code(session, verified)
+    assert waiting.value.errors["code"].startswith("Please wait")
 
 
 @pytest.mark.parametrize(
@@ -225,15 +252,20 @@ def test_a_withdrawal_holds_amount_plus_fee_on_the_ledger(session, verified):
         (form("-0.001"), {"amount": msg.AMOUNT_NOT_POSITIVE}),
         # 0.01 would cost 0.01015 with the fee: more than the 0.01 held.
         (form("0.01"), {"amount": msg.TOTAL_EXCEEDS_BALANCE}),
-        (form(email=""), {"email": msg.WITHDRAW_EMAIL_REQUIRED}),
         (form(email="layla@"), {"email": msg.WITHDRAW_EMAIL_INVALID}),
-        (form(address=""), {"wallet_address": msg.WITHDRAW_ADDRESS_REQUIRED}),
-        (form(address=TESTNET), {"wallet_address": msg.ADDRESS_WRONG_NETWORK}),
-        (form(address=BECH32[:-1] + "x"), {"wallet_address": msg.ADDRESS_INVALID}),
+        # The money goes to the verified wallet only: another e-mail or address is refused, not used.
+        (form(email="thief@example.com"), {"email": msg.EMAIL_NOT_VERIFIED}),
+        (form(wallet_address=P2PKH), {"wallet_address": msg.ADDRESS_NOT_VERIFIED}),
+        (form(wallet_address=TESTNET), {"wallet_address": msg.ADDRESS_WRONG_NETWORK}),
+        (form(wallet_address=BECH32[:-1] + "x"), {"wallet_address": msg.ADDRESS_INVALID}),
+        (form(code=""), {"code": msg.WITHDRAWAL_CODE_REQUIRED}),
+        (form(code="12ab56"), {"code": msg.OTP_WRONG}),
+        (form(code="1234567"), {"code": msg.OTP_WRONG}),
     ],
 )
 def test_bad_withdrawals_move_nothing(session, verified, values, errors):
     credit(session, verified.id, 1_000_000)
+    values = {"code": withdrawal_code(session, verified), **values}
     assert form_errors(wallet.withdraw, session, verified, values, NOW) == errors
     session.expire_all()
     assert ledger.balance(session, verified.id, Currency.btc) == 1_000_000
@@ -241,19 +273,37 @@ def test_bad_withdrawals_move_nothing(session, verified, values, errors):
     assert session.exec(select(WithdrawalMonth)).all() == []
 
 
+def test_a_wrong_code_moves_nothing_and_five_end_it(session, verified):
+    credit(session, verified.id, 1_000_000)
+    code = withdrawal_code(session, verified)
+    wrong = f"{(int(code) + 1) % 10**6:06d}"
+    for _attempt in range(5):
+        assert form_errors(wallet.withdraw, session, verified, form("0.001", wrong), NOW) == {
+            "code": msg.OTP_WRONG
+        }
+    assert form_errors(wallet.withdraw, session, verified, form("0.001", code), NOW) == {
+        "code": msg.OTP_WRONG
+    }
+    session.expire_all()
+    assert session.exec(select(Withdrawal)).all() == []
+    assert ledger.balance(session, verified.id, Currency.btc) == 1_000_000
+
+
 def test_below_the_minimum_names_it(session, verified, monkeypatch):
     use_wallet_settings(monkeypatch, wallet_minimum_withdrawal="0.0005")
     credit(session, verified.id, SAT)
-    assert form_errors(wallet.withdraw, session, verified, form("0.0004"), NOW) == {
+    assert form_errors(wallet.withdraw, session, verified, form("0.0004", "123456"), NOW) == {
         "amount": "Minimum withdrawal amount is 0.000500 BTC"
     }
 
 
 def test_every_field_is_told_at_once(session, verified):
-    assert form_errors(wallet.withdraw, session, verified, form("x", "", ""), NOW) == {
+    values = form("x", "", email="nobody@", wallet_address="nothing")
+    assert form_errors(wallet.withdraw, session, verified, values, NOW) == {
         "amount": msg.AMOUNT_NOT_NUMBER,
-        "email": msg.WITHDRAW_EMAIL_REQUIRED,
-        "wallet_address": msg.WITHDRAW_ADDRESS_REQUIRED,
+        "email": msg.WITHDRAW_EMAIL_INVALID,
+        "wallet_address": msg.ADDRESS_INVALID,
+        "code": msg.WITHDRAWAL_CODE_REQUIRED,
     }
 
 
@@ -262,9 +312,13 @@ def test_only_approved_accounts_withdraw(session, rider, status):
     if status:
         verify(session, rider, status)
     credit(session, rider.id, SAT)
-    with pytest.raises(wallet.NotVerified) as refused:
-        wallet.withdraw(session, rider, form(), NOW)
-    assert refused.value.errors == {"account": msg.NOT_VERIFIED} and refused.value.status_code == 403
+    for attempt in (
+        lambda: wallet.withdraw(session, rider, form("0.001", "123456"), NOW),
+        lambda: wallet.request_withdrawal_code(session, rider),
+    ):
+        with pytest.raises(wallet.NotVerified) as refused:
+            attempt()
+        assert refused.value.errors == {"account": msg.NOT_VERIFIED} and refused.value.status_code == 403
 
 
 def test_kids_have_no_wallet(session, make_account):
@@ -273,27 +327,35 @@ def test_kids_have_no_wallet(session, make_account):
         with pytest.raises(wallet.WalletClosed):
             call(session, kid)
     with pytest.raises(wallet.WalletClosed):
-        wallet.withdraw(session, kid, form(), NOW)
+        wallet.withdraw(session, kid, form("0.001", "123456"), NOW)
+    with pytest.raises(wallet.WalletClosed):
+        wallet.request_withdrawal_code(session, kid)
 
 
 def test_the_monthly_limit_counts_requests_and_starts_again_next_month(session, verified, monkeypatch):
     use_wallet_settings(monkeypatch, wallet_monthly_withdrawals=2)
     credit(session, verified.id, SAT)
-    wallet.withdraw(session, verified, form(), NOW)
-    wallet.withdraw(session, verified, form(), NOW)
-    assert form_errors(wallet.withdraw, session, verified, form(), NOW) == {"amount": msg.LIMIT_REACHED}
+    withdraw(session, verified, now=NOW)
+    withdraw(session, verified, now=NOW)
+    with pytest.raises(FormErrors) as refused:
+        withdraw(session, verified, now=NOW)
+    assert refused.value.errors == {"amount": msg.LIMIT_REACHED}
     assert wallet.summary(session, verified, NOW)["walletData"]["remainingTransactions"] == 0
-    wallet.withdraw(session, verified, form(), datetime(2026, 12, 1, tzinfo=UTC))
+    withdraw(session, verified, now=datetime(2026, 12, 1, tzinfo=UTC))
     assert len(session.exec(select(Withdrawal)).all()) == 3
 
 
 # --- Races: many requests, one balance -------------------------------------------------------------------
 
 
-def _racing_withdraw(rider_id: int, amount: str):
+def _racing_placement(rider_id: int, amount: str):
+    """Places a withdrawal past the rider's code (each request proved its own), as many riders' tabs would."""
+
     def work(own: Session, _number: int) -> bool:
+        rider = own.get(Account, rider_id)
         try:
-            wallet.withdraw(own, own.get(Account, rider_id), form(amount), NOW)
+            verification = wallet.approved_verification(own, rider)
+            wallet.place_withdrawal(own, rider, verification, wallet.quote(amount), NOW)
         except FormErrors:
             own.rollback()
             return False
@@ -305,7 +367,7 @@ def _racing_withdraw(rider_id: int, amount: str):
 def test_twenty_parallel_withdrawals_against_a_balance_for_three_hold_exactly_three(session, verified):
     # Each costs 0.001015 with its fee: 0.0031 covers three, not four.
     credit(session, verified.id, 310_000)
-    assert sum(race(_racing_withdraw(verified.id, "0.001"), 20)) == 3
+    assert sum(race(_racing_placement(verified.id, "0.001"), 20)) == 3
     session.expire_all()
     assert ledger.balance(session, verified.id, Currency.btc) == 310_000 - 3 * 101_500
     assert ledger.entries_total(session, verified.id, Currency.btc) == 310_000 - 3 * 101_500
@@ -315,8 +377,26 @@ def test_twenty_parallel_withdrawals_against_a_balance_for_three_hold_exactly_th
 
 def test_the_monthly_limit_holds_under_the_same_race(session, verified):
     credit(session, verified.id, SAT)
-    assert sum(race(_racing_withdraw(verified.id, "0.001"), 20)) == 5
+    assert sum(race(_racing_placement(verified.id, "0.001"), 20)) == 5
     session.expire_all()
     assert len(session.exec(select(Withdrawal)).all()) == 5
     assert session.exec(select(WithdrawalMonth.used)).one() == 5
     assert ledger.balance(session, verified.id, Currency.btc) == SAT - 5 * 101_500
+
+
+def test_twenty_parallel_withdrawals_with_one_code_make_one(session, verified):
+    credit(session, verified.id, SAT)
+    code = withdrawal_code(session, verified)
+
+    def work(own: Session, _number: int) -> bool:
+        try:
+            wallet.withdraw(own, own.get(Account, verified.id), form("0.001", code), NOW)
+        except FormErrors:
+            own.rollback()
+            return False
+        return True
+
+    assert sum(race(work, 20)) == 1
+    session.expire_all()
+    assert len(session.exec(select(Withdrawal)).all()) == 1
+    assert ledger.balance(session, verified.id, Currency.btc) == SAT - 101_500

@@ -25,6 +25,7 @@ def test_a_transaction_row_shows_its_status_tone_and_dubai_time():
     row = {
         "request_no": "WD-000007",
         "transaction_id": "",
+        "transaction_url": "",
         "amount": "0.001000",
         "currency": "BTC",
         "wallet_address": "bc1q",

@@ -1,10 +1,13 @@
 """Weight submissions: which weights a rider owes, the store rules (window, registration, weight, proof, one
 declaration held at a time) with nothing kept on bad input, and race control's queue and decision."""
 
+import io
+import random
 import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from PIL import Image
 from sqlmodel import Session, select
 
 from cycling_site.db import engine
@@ -269,6 +272,27 @@ def test_bad_weights_and_proofs_are_refused_and_nothing_is_stored(
     assert form_errors(submit, session, rider, event, weight=weight, proof=proof) == errors
     nothing_stored(session, before)
     assert len(weigh_ins.items(session, rider, NOW)) == 1
+
+
+@pytest.mark.parametrize("tail", file_samples.MARKUP_TAILS.values(), ids=file_samples.MARKUP_TAILS.keys())
+def test_a_photo_with_markup_after_its_end_is_refused(session, make_account, make_event, tail):
+    rider, event = make_account(), make_event()
+    register(session, rider, event)
+    before = stored_files()
+    proof = ("scale.jpg", file_samples.jpeg_with(tail))
+    assert form_errors(submit, session, rider, event, weight="68.4", proof=proof) == {
+        "proof": msg.PROOF_TYPE_INVALID
+    }
+    nothing_stored(session, before)
+
+
+def test_real_camera_photos_are_not_taken_for_markup():
+    """Over a megabyte of compressed noise, the hardest case for chance matches: nothing in it matches."""
+    noise = Image.frombytes("RGB", (1200, 1200), random.Random(7).randbytes(1200 * 1200 * 3))
+    out = io.BytesIO()
+    noise.save(out, "JPEG", quality=95)
+    assert len(out.getvalue()) > 1_000_000
+    assert rider_files.check_content("weight_proof", out.getvalue()) == "image/jpeg"
 
 
 def test_the_window_the_registration_and_the_event_are_held(session, make_account, make_event):

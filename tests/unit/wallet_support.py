@@ -7,9 +7,9 @@ from io import BytesIO
 from PIL import Image
 from sqlmodel import Session
 
-from cycling_site.models import Account, Currency, Event, Registration
+from cycling_site.models import Account, CodePurpose, Currency, Event, Registration
 from cycling_site.models.wallet import WalletStatus, WalletVerification
-from cycling_site.services import ledger, rider_files, wallet
+from cycling_site.services import ledger, rider_files, wallet, wallet_codes
 from cycling_site.services.ledger import Move
 
 BECH32 = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
@@ -53,10 +53,22 @@ def verify(session: Session, account: Account, status: str = WalletStatus.approv
     return row
 
 
-def withdrawal_form(
-    amount: object = "0.001", email: str = "layla@example.com", address: str = BECH32
-) -> dict:
-    return {"amount": amount, "email": email, "wallet_address": address}
+def withdrawal_form(amount: object = "0.001", code: str | None = None, **fields: str) -> dict:
+    """A withdrawal as the form or the API sends it; e-mail and address only when given."""
+    return {"amount": amount, **({"code": code} if code is not None else {}), **fields}
+
+
+def withdrawal_code(session: Session, account: Account) -> str:
+    """A live confirmation code, as the rider reads it in the e-mail (without the wait between e-mails)."""
+    verification = wallet.approved_verification(session, account)
+    code = wallet_codes.issue(session, account, CodePurpose.withdrawal, verification.binance_email)
+    session.commit()
+    return code
+
+
+def withdraw(session: Session, account: Account, amount: object = "0.001", now: datetime | None = None):
+    """A withdrawal made as the rider makes it: a fresh code, then the form."""
+    return wallet.withdraw(session, account, withdrawal_form(amount, withdrawal_code(session, account)), now)
 
 
 def past_event(session: Session, rider=None, days_ago: int = 3) -> Event:
