@@ -1,8 +1,10 @@
 """The one database engine and session factory used by services, seed and tests.
 
 The pool is bounded (DB_POOL_SIZE + DB_MAX_OVERFLOW connections) and a wait for a connection gives up after
-DB_POOL_TIMEOUT seconds with sqlalchemy's TimeoutError, which the site shows as "busy, try again". Work
-that touches the database from the event loop goes through `off_loop`, so a wait never stalls the loop.
+DB_POOL_TIMEOUT seconds with sqlalchemy's TimeoutError, which the site shows as "busy, try again". A wait for
+a lock another connection or process holds gives up after as long (SQLite's busy timeout, PostgreSQL's
+lock_timeout): a worker thread is never held longer, so the few threads keep serving. Work that touches the
+database from the event loop goes through `off_loop`, so a wait never stalls the loop.
 """
 
 import functools
@@ -13,6 +15,8 @@ from typing import ParamSpec, TypeVar
 import anyio.to_thread
 from sqlalchemy import Executable, event
 from sqlalchemy.engine import Engine, Result
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import QueuePool
 from sqlmodel import Session, create_engine
 
@@ -20,6 +24,10 @@ from cycling_site.settings import settings
 
 P = ParamSpec("P")
 T = TypeVar("T")
+
+# SQLite's busy and locked table errors; PostgreSQL's lock timeout, statement timeout and deadlock.
+BUSY_TEXTS = ("database is locked", "database table is locked")
+BUSY_SQLSTATES = frozenset({"55P03", "57014", "40P01"})
 
 
 def _pool_options() -> dict:
@@ -33,9 +41,9 @@ def _pool_options() -> dict:
 
 def _make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
-        engine = create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": 30}, **_pool_options()
-        )
+        # The busy timeout: how long a statement waits for another connection's (or process's) write lock.
+        connect_args = {"check_same_thread": False, "timeout": settings.db_pool_timeout}
+        engine = create_engine(url, connect_args=connect_args, **_pool_options())
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -46,10 +54,24 @@ def _make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, **_pool_options())
+    # A statement that waits for a lock (a row another transaction changes, a locked table) gives up with
+    # SQLSTATE 55P03; statements that only take long are not cut short.
+    lock_timeout = f"-c lock_timeout={round(settings.db_pool_timeout * 1000)}"
+    return create_engine(url, pool_pre_ping=True, connect_args={"options": lock_timeout}, **_pool_options())
 
 
 engine = _make_engine(settings.db_url)
+
+
+def database_busy(exc: BaseException) -> bool:
+    """A lock or a timeout that passes by itself, so the caller may simply try again."""
+    if isinstance(exc, PoolTimeout):
+        return True
+    original = exc.orig if isinstance(exc, OperationalError) else None
+    if original is None:
+        return False
+    text = str(original).lower()
+    return getattr(original, "sqlstate", None) in BUSY_SQLSTATES or any(busy in text for busy in BUSY_TEXTS)
 
 
 def bound_worker_threads() -> None:

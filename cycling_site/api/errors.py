@@ -16,6 +16,7 @@ from sqlalchemy.exc import DataError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from cycling_site.db import database_busy
 from cycling_site.messages import race_control as race_control_msg
 from cycling_site.messages import shop as shop_msg
 from cycling_site.messages import site as site_msg
@@ -25,9 +26,6 @@ from cycling_site.services.shop import ShopClosed
 from cycling_site.services.validation import FormErrors
 
 RETRY_AFTER_SECONDS = 2
-# SQLite's busy and locked table errors; PostgreSQL's lock timeout, statement timeout and deadlock.
-BUSY_TEXTS = ("database is locked", "database table is locked")
-BUSY_SQLSTATES = frozenset({"55P03", "57014", "40P01"})
 
 _log = logging.getLogger(__name__)
 
@@ -113,17 +111,6 @@ async def _review_refused(_request: Request, exc: ReviewRefused) -> JSONResponse
 async def _bad_data(_request: Request, _exc: DataError) -> JSONResponse:
     """The database refused a value (for example a NUL character on PostgreSQL): bad input, not a crash."""
     return error_response(400, site_msg.BAD_REQUEST)
-
-
-def database_busy(exc: Exception) -> bool:
-    """A lock or a timeout that passes by itself, so the caller may simply try again."""
-    if isinstance(exc, PoolTimeout):
-        return True
-    original = exc.orig if isinstance(exc, OperationalError) else None
-    if original is None:
-        return False
-    text = str(original).lower()
-    return getattr(original, "sqlstate", None) in BUSY_SQLSTATES or any(busy in text for busy in BUSY_TEXTS)
 
 
 async def _database_error(request: Request, exc: Exception) -> JSONResponse:

@@ -25,7 +25,7 @@ from sqlalchemy import or_, update
 from sqlmodel import col, select
 
 from cycling_site.clients import mail
-from cycling_site.db import get_session
+from cycling_site.db import database_busy, get_session
 from cycling_site.models import OutboxMessage
 from cycling_site.models.common import utcnow
 from cycling_site.settings import settings
@@ -33,6 +33,8 @@ from cycling_site.settings import settings
 logger = logging.getLogger(__name__)
 
 POLL_SECONDS = 5
+# After a pass that found the database busy (locked elsewhere), the wait for the next doubles, up to this.
+BUSY_WAIT_MAX_SECONDS = 60
 BATCH_SIZE = 20
 # Far longer than one send can take (each SMTP step times out after 30 s).
 CLAIM_SECONDS = 600
@@ -155,7 +157,8 @@ async def deliver_due(now: datetime | None = None) -> int:
 
 
 async def deliver_forever(interval: float = POLL_SECONDS) -> None:
-    """The site's lifespan task: a pass every few seconds while SMTP_URL is set; returns at once otherwise."""
+    """The site's lifespan task: a pass every few seconds while SMTP_URL is set, less often while the database
+    is busy; returns at once otherwise."""
     if not settings.smtp_url:
         return
     try:
@@ -163,9 +166,17 @@ async def deliver_forever(interval: float = POLL_SECONDS) -> None:
     except ValueError as exc:
         logger.error("E-mail delivery is off: %s", exc)
         return
+    wait = interval
     while True:
         try:
             await deliver_due()
-        except Exception:
-            logger.exception("An e-mail delivery pass failed; the next pass tries again")
-        await asyncio.sleep(interval)
+            wait = interval
+        except Exception as exc:
+            if not database_busy(exc):
+                wait = interval
+                logger.exception("An e-mail delivery pass failed; the next pass tries again")
+            else:
+                # Backs off, so the riders' own work gets the database (and the threads waiting on it) first.
+                wait = min(wait * 2, BUSY_WAIT_MAX_SECONDS)
+                logger.warning("E-mail delivery found the database busy; next pass in %.1f s", wait)
+        await asyncio.sleep(wait)

@@ -13,6 +13,7 @@ from reflex.constants import Hooks
 from reflex.vars import VarData
 
 from components.countdown import countdown
+from cycling_site.db import database_busy
 from cycling_site.messages import site as msg
 from cycling_site.services.validation import FormErrors
 from cycling_site.settings import settings
@@ -94,9 +95,13 @@ def overlay(stateful: bool) -> rx.Component | None:
 
 
 def unexpected_error(exception: Exception) -> rx.event.EventSpec:
-    """An event handler failed. Refused input no form showed goes to the errors pop-up; anything else
-    gives the rider a plain error toast and the log the trace."""
+    """An event handler failed. Refused input no form showed goes to the errors pop-up; a database busy
+    past DB_POOL_TIMEOUT (a lock held elsewhere, no free connection) asks the rider to try again, as the REST
+    API's 503 does; anything else gives the rider a plain error toast and the log the trace."""
     if isinstance(exception, FormErrors):
         return errors_popup(exception)
+    if database_busy(exception):
+        log.warning("Event handler found the database busy: %s", exception)
+        return rx.toast.error(msg.DATABASE_BUSY, id="database-busy", position="top-center")
     log.error("Event handler failed\n%s", "".join(traceback.format_exception(exception)))
     return rx.toast.error(msg.SERVER_ERROR, id="server-error", position="top-center")

@@ -3,7 +3,9 @@ work handed off the event loop leaves the loop serving; a session verdict is reu
 while revocation still ends a session within them (at once when this worker revokes it)."""
 
 import dataclasses
+import sqlite3
 import time
+from contextlib import closing
 from datetime import UTC, datetime
 
 import anyio
@@ -152,3 +154,18 @@ async def test_a_riders_database_work_gives_its_connection_back_before_the_handl
         # The handler may now wait for a service that needs a connection of its own.
         assert pool.checkedout() == held_before
         assert not session.in_transaction()
+
+
+def test_a_database_made_before_the_sites_engine_ran_is_in_wal_mode_once_the_site_uses_it(tmp_path):
+    """Migrations make the file with an engine of their own: the site's first connection puts it in WAL
+    mode, where reads go on while another process writes."""
+    path = tmp_path / "migrated.db"
+    with closing(sqlite3.connect(path)) as migrations:
+        migrations.execute("CREATE TABLE account (id INTEGER PRIMARY KEY)")
+        migrations.commit()
+    site_engine = db._make_engine(f"sqlite:///{path}")
+    with site_engine.connect() as connection:
+        connection.execute(text("SELECT 1"))
+    site_engine.dispose()
+    with closing(sqlite3.connect(path)) as other:
+        assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

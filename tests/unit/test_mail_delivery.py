@@ -2,6 +2,7 @@
 
 import asyncio
 import socket
+import time
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
@@ -9,6 +10,7 @@ from email import message_from_bytes, policy
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
 from cycling_site.clients.mail import SmtpServer
@@ -322,6 +324,29 @@ def test_the_delivery_loop_sends_what_is_queued(session, smtp, monkeypatch):
     asyncio.run(run_until_delivered())
     assert len(smtp.received) == 1
     assert reload(session, message).sent_at is not None
+
+
+def test_the_delivery_loop_backs_off_while_the_database_is_busy_and_comes_back_after(
+    session, smtp, monkeypatch, caplog
+):
+    passes: list[bool] = []
+
+    async def busy_then_free_pass() -> int:
+        passes.append(len(passes) < 5)
+        if passes[-1]:
+            raise OperationalError("UPDATE outbox_message", None, Exception("database is locked"))
+        if len(passes) >= 8:
+            raise asyncio.CancelledError
+        return 0
+
+    monkeypatch.setattr(mail_delivery, "deliver_due", busy_then_free_pass)
+    started = time.monotonic()
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(mail_delivery.deliver_forever(interval=0.02))
+    # Five busy passes, each waiting twice as long: 0.04 + 0.08 + 0.16 + 0.32 + 0.64 s, then 0.02 s again.
+    assert time.monotonic() - started > 1.2
+    assert "found the database busy" in caplog.text
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
 
 
 def test_the_delivery_loop_is_off_when_smtp_url_is_not_an_smtp_address(session, monkeypatch, mailbox):

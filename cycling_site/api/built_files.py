@@ -1,0 +1,103 @@
+"""The built frontend's pages and files, served on the event loop.
+
+Starlette's file server looks each file up and reads it in worker threads: the DB_THREADS few that database
+work runs in too. While they all waited on a locked database, `GET /` waited with them (31 s with SQLite's
+30 s busy timeout). A page or a file needs no database: its lookup is a stat and its read comes from the page
+cache, each shorter than the hop to a thread would be.
+"""
+
+import os
+import stat
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import BinaryIO
+
+from reflex.utils.precompressed_staticfiles import PrecompressedStaticFiles
+from starlette.datastructures import URL
+from starlette.exceptions import HTTPException
+from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
+
+class _ReadsOnLoop:
+    """A file read in the event loop, with the calls FileResponse makes."""
+
+    def __init__(self, file: BinaryIO) -> None:
+        self._file = file
+
+    async def read(self, size: int) -> bytes:
+        return self._file.read(size)
+
+    async def seek(self, offset: int) -> int:
+        return self._file.seek(offset)
+
+
+class _FileReadOnLoop(FileResponse):
+    @asynccontextmanager
+    async def _open_file(self) -> AsyncIterator[_ReadsOnLoop]:
+        with open(self.path, "rb") as file:
+            yield _ReadsOnLoop(file)
+
+
+class _LookupsOnLoop(StaticFiles):
+    """Starlette's lookups (the folder served, the file, a folder's index.html, the 404 page) without a worker
+    thread."""
+
+    async def check_config(self) -> None:
+        if self.directory is not None and not os.path.isdir(self.directory):
+            raise RuntimeError(f"StaticFiles directory '{self.directory}' is not a directory.")
+
+    def _lookup(self, path: str) -> tuple[str, os.stat_result | None]:
+        try:
+            return self.lookup_path(path)
+        except PermissionError:
+            raise HTTPException(status_code=401) from None
+        except (OSError, ValueError):
+            # A name too long or with a NUL byte cannot be a built file.
+            raise HTTPException(status_code=404) from None
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        if scope["method"] not in ("GET", "HEAD"):
+            raise HTTPException(status_code=405, headers={"Allow": "GET, HEAD"})
+        full_path, found = self._lookup(path)
+        if found and stat.S_ISREG(found.st_mode):
+            return self.file_response(full_path, found, scope)
+        if found and stat.S_ISDIR(found.st_mode) and self.html:
+            full_path, found = self._lookup(os.path.join(path, "index.html"))
+            if found is not None and stat.S_ISREG(found.st_mode):
+                if not scope["path"].endswith("/"):
+                    url = URL(scope=scope)
+                    return RedirectResponse(url=url.replace(path=url.path + "/"))
+                return self.file_response(full_path, found, scope)
+        if self.html:
+            full_path, found = self._lookup("404.html")
+            if found and stat.S_ISREG(found.st_mode):
+                return _FileReadOnLoop(full_path, stat_result=found, status_code=404)
+        raise HTTPException(status_code=404)
+
+
+class BuiltFiles(PrecompressedStaticFiles, _LookupsOnLoop):
+    """Reflex's server of the built frontend (compressed copies, pages of dynamic routes) with its lookups
+    and reads on the event loop."""
+
+    def file_response(
+        self,
+        full_path: str | os.PathLike[str],
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        if type(response) is FileResponse:
+            # Reflex builds a plain FileResponse; the same answer, read without a thread.
+            response.__class__ = _FileReadOnLoop
+        return response
+
+
+def serve_built_files_on_loop(routes: list) -> None:
+    """Reflex's mount of the built frontend, among `routes`, serves with `BuiltFiles` instead."""
+    for route in routes:
+        if isinstance(route, Mount) and type(route.app) is PrecompressedStaticFiles:
+            route.app.__class__ = BuiltFiles

@@ -1,0 +1,84 @@
+"""The built frontend's pages and files answer while every worker thread is taken (by database work waiting
+on a lock, say): they are served without one, with the same answers Reflex's file server gives."""
+
+import gzip
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+from reflex.utils.precompressed_staticfiles import PrecompressedStaticFiles
+from starlette.applications import Starlette
+from starlette.routing import Mount
+
+from cycling_site.api.built_files import serve_built_files_on_loop
+
+pytestmark = pytest.mark.anyio
+PAGE = b"<!doctype html><title>Events</title>"
+SCRIPT = b"console.log('ride');" * 200
+UNCOMPRESSED = {"accept-encoding": "identity"}
+
+
+@pytest.fixture
+def build(tmp_path: Path) -> Path:
+    (tmp_path / "index.html").write_bytes(PAGE)
+    (tmp_path / "404.html").write_bytes(b"<!doctype html><title>Not found</title>")
+    (tmp_path / "events").mkdir()
+    (tmp_path / "events" / "index.html").write_bytes(PAGE)
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "app-Ab12Cd34.js").write_bytes(SCRIPT)
+    (tmp_path / "assets" / "app-Ab12Cd34.js.gz").write_bytes(gzip.compress(SCRIPT))
+    return tmp_path
+
+
+@pytest.fixture
+async def client(build: Path) -> AsyncIterator[httpx.AsyncClient]:
+    """The site's wiring over Reflex's mount of a build."""
+    files = PrecompressedStaticFiles(directory=build, html=True, encodings=["gzip"])
+    app = Starlette(routes=[Mount("/", app=files, name="frontend")])
+    serve_built_files_on_loop(app.routes)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://site") as site:
+        yield site
+
+
+@pytest.fixture
+async def threads_taken() -> AsyncIterator[None]:
+    """Every worker thread of the loop busy, as while database work waits on a lock."""
+    limiter = anyio.to_thread.current_default_thread_limiter()
+    total = limiter.total_tokens
+    limiter.total_tokens = 1
+    database_work = object()
+    await limiter.acquire_on_behalf_of(database_work)
+    try:
+        yield
+    finally:
+        limiter.release_on_behalf_of(database_work)
+        limiter.total_tokens = total
+
+
+@pytest.mark.usefixtures("threads_taken")
+async def test_pages_and_files_answer_while_every_worker_thread_is_taken(client):
+    with anyio.fail_after(2):
+        page = await client.get("/")
+        events = await client.get("/events/")
+        script = await client.get("/assets/app-Ab12Cd34.js", headers={"accept-encoding": "gzip"})
+        head = await client.head("/assets/app-Ab12Cd34.js", headers=UNCOMPRESSED)
+        missing = await client.get("/no-such-page/")
+        partial = await client.get("/assets/app-Ab12Cd34.js", headers={"range": "bytes=0-10", **UNCOMPRESSED})
+    assert (page.status_code, page.content) == (200, PAGE)
+    assert (events.status_code, events.content) == (200, PAGE)
+    assert (script.status_code, script.headers["content-encoding"], script.content) == (200, "gzip", SCRIPT)
+    assert (head.status_code, head.headers["content-length"], head.content) == (200, str(len(SCRIPT)), b"")
+    assert missing.status_code == 404 and b"Not found" in missing.content
+    assert (partial.status_code, partial.content) == (206, SCRIPT[:11])
+
+
+@pytest.mark.usefixtures("threads_taken")
+async def test_an_unchanged_file_is_answered_304_and_a_folder_without_its_slash_is_redirected(client):
+    with anyio.fail_after(2):
+        first = await client.get("/")
+        again = await client.get("/", headers={"if-none-match": first.headers["etag"]})
+        folder = await client.get("/events")
+    assert again.status_code == 304
+    assert (folder.status_code, folder.headers["location"]) == (307, "http://site/events/")
