@@ -297,6 +297,25 @@ def test_parallel_right_checks_count_nothing_and_leave_the_code_usable(session, 
     assert codes.use(session, CodePurpose.wallet_phone, issued.code, key=issued.key).uuid == rider.uuid
 
 
+def test_parallel_uses_of_the_right_code_let_one_through(session, rider):
+    """A checked code stays locked until the caller's transaction ends, so of two requests that check and
+    use the same code at once, the second finds it used."""
+    issued = issue(session, rider, CodePurpose.verify_otp, typed=True)
+
+    def use(own: Session, _number: int) -> str | None:
+        try:
+            codes.use(own, CodePurpose.verify_otp, issued.code, key=issued.key)
+        except codes.CodeError as exc:
+            return str(exc)
+        own.commit()
+        return None
+
+    answers = race(use, 10)
+    assert answers.count(None) == 1
+    assert answers.count(msg.CODE_USED) == 9
+    assert stored(session, issued).failed_attempts == 0
+
+
 # --- Owner -----------------------------------------------------------------------------------------------
 
 
