@@ -8,11 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
+from redis import Redis
 from sqlmodel import select
 
 from cycling_site.models import RateLimitWindow
 from cycling_site.services import rate_limit
-from cycling_site.services.rate_limit import Cap, DatabaseStore, first_used_up, window
+from cycling_site.services.rate_limit import Cap, DatabaseStore, RedisStore, first_used_up, window
 from cycling_site.settings import settings
 from tests.unit.conftest import count, race
 
@@ -116,3 +117,18 @@ def test_the_store_keeps_neither_addresses_nor_numbers(session):
     keys = session.exec(select(RateLimitWindow.key)).all()
     assert len(keys) == 2
     assert not any("971501234567" in key or "example" in key for key in keys)
+
+
+# --- The Redis store (under ./scripts/with-redis) --------------------------------------------------------
+
+
+@pytest.mark.skipif(not settings.redis_url, reason="needs REDIS_URL")
+def test_redis_drops_hits_that_left_the_window_and_the_key_with_its_last_hit(session):
+    store, limit = RedisStore(settings.redis_url), window("5/hour", "phone-code-account", "7")
+    now = time.time()
+    for _ in range(5):
+        assert store.first_full([limit], now - 2 * HOUR, take=True) is None
+    assert store.first_full([limit], now, take=True) is None
+    kept = Redis.from_url(settings.redis_url)
+    assert kept.zcard(f"rate-limit:{limit.key}") == 1
+    assert 0 < kept.ttl(f"rate-limit:{limit.key}") <= HOUR
