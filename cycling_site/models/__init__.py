@@ -11,6 +11,7 @@ from cycling_site.models.ledger import Balance, Currency, LedgerEntry
 from cycling_site.models.outbox import OutboxMessage
 from cycling_site.models.pre_verification import PreVerification
 from cycling_site.models.race_control import ReviewDecision, ReviewKind, ReviewStatus
+from cycling_site.models.rate_limits import RateLimitWindow
 from cycling_site.models.sessions import RevokedSession, UsedHumanCheck
 from cycling_site.models.shop import GemOrder, OrderStatus, OwnedItem
 from cycling_site.models.teams import Team, TeamMembership
@@ -41,6 +42,7 @@ __all__ = [
     "OrderStatus",
     "OutboxMessage",
     "OwnedItem",
+    "RateLimitWindow",
     "Registration",
     "ReviewDecision",
     "ReviewKind",

@@ -6,7 +6,8 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlmodel import Session, select
+from sqlalchemy import case, update
+from sqlmodel import Session, col, select
 
 from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, AccountCode
@@ -78,14 +79,41 @@ def _find(session: Session, purpose: str, code: str, key: str | None) -> Account
     row = session.exec(select(AccountCode).where(AccountCode.key == key)).first()
     if row is None or row.purpose != purpose:
         return None
-    if row.used_at is None and not hmac.compare_digest(row.code_hash, hash_code(f"{key}:{code}")):
-        row.failed_attempts += 1
-        if row.failed_attempts >= MAX_FAILED_TYPED_ATTEMPTS:
-            row.used_at = datetime.now(UTC)
-        session.add(row)
-        session.commit()
-        return None
-    return row
+    if row.used_at is not None:
+        return row
+    return _judge(session, row, hmac.compare_digest(row.code_hash, hash_code(f"{key}:{code}")))
+
+
+def _judge(session: Session, row: AccountCode, right: bool) -> AccountCode | None:
+    """A typed guess counts only if the code is live with attempts left, decided by one guarded UPDATE, so
+    parallel guesses cannot all be judged before any is counted. A wrong guess takes an attempt (the last
+    one ends the code) and is committed at once; a right one takes none, so a rider's own checks before
+    using the code never eat it, and its row stays locked until the caller's transaction ends."""
+    wrong = 0 if right else 1
+    counted = session.execute(
+        update(AccountCode)
+        .where(
+            col(AccountCode.id) == row.id,
+            col(AccountCode.used_at).is_(None),
+            col(AccountCode.failed_attempts) < MAX_FAILED_TYPED_ATTEMPTS,
+        )
+        .values(
+            failed_attempts=AccountCode.failed_attempts + wrong,
+            used_at=case(
+                (AccountCode.failed_attempts + wrong >= MAX_FAILED_TYPED_ATTEMPTS, datetime.now(UTC)),
+                else_=None,
+            ),
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if counted.rowcount != 1:  # type: ignore[attr-defined]
+        # Other guesses used up its attempts meanwhile: it is used, whatever this one said.
+        session.refresh(row)
+        return row
+    if right:
+        return row
+    session.commit()
+    return None
 
 
 def check(session: Session, purpose: str, code: str, key: str | None = None) -> tuple[AccountCode, Account]:

@@ -1,12 +1,15 @@
 """The registration calls of spec 2 section 7 as a caller sees them: the wizard's data, the phone code, the
 one multipart submit and the links to a rider's files; each test also checks what is (or is not) stored."""
 
+import asyncio
 import re
 from datetime import date, timedelta
 
+import httpx
 import pytest
 from sqlmodel import col, select
 
+from cycling_site.api.main import api
 from cycling_site.local_time import local
 from cycling_site.messages import accounts as accounts_msg
 from cycling_site.messages import events as events_msg
@@ -283,6 +286,31 @@ def test_an_sms_code_is_only_good_for_its_rider(client, session, make_account):
     _assert_refused(response, {"otp": msg.OTP_WRONG})
     response = client.post(OTP_VERIFY, json={"key": "", "phone": FULL_NUMBER, "otp": code}, headers=headers)
     _assert_refused(response, {"otp": msg.OTP_SEND_FIRST})
+    assert count(session, PhoneVerification) == 0
+
+
+def test_parallel_wrong_codes_are_judged_five_times_at_most(client, session, make_account):
+    """Forty wrong codes posted at once: five are judged wrong, the rest find the code used up, and the
+    right code no longer verifies the phone."""
+    event = _seed(session)[ALL_FLAGS]
+    headers = _signed_in(client, make_account)
+    key = _send(client, headers, event.id).json()["data"]["key"]
+    code = _sent_code(session)
+    wrong = f"{(int(code) + 1) % 1_000_000:06d}"
+
+    async def guesses() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=api)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as guesser:
+            body = {"key": key, "phone": FULL_NUMBER, "otp": wrong}
+            return await asyncio.gather(
+                *(guesser.post(OTP_VERIFY, json=body, headers=headers) for _ in range(40))
+            )
+
+    answers = [response.json()["errors"]["otp"] for response in asyncio.run(guesses())]
+    assert answers.count([msg.OTP_WRONG]) == 5
+    assert answers.count([accounts_msg.CODE_USED]) == 35
+    response = client.post(OTP_VERIFY, json={"key": key, "phone": FULL_NUMBER, "otp": code}, headers=headers)
+    _assert_refused(response, {"otp": accounts_msg.CODE_USED})
     assert count(session, PhoneVerification) == 0
 
 

@@ -9,7 +9,7 @@ from cycling_site.messages import accounts as msg
 from cycling_site.models import Account, AccountCode, CodePurpose
 from cycling_site.services import codes
 from cycling_site.services.accounts import erase_personal_data
-from tests.unit.conftest import code_error
+from tests.unit.conftest import code_error, race
 
 HOUR = timedelta(hours=1)
 # The fifth wrong typed code burns it.
@@ -250,6 +250,69 @@ def test_wrong_digits_for_a_used_code_do_not_count(session, rider):
         code_error(codes.use, session, CodePurpose.verify_otp, wrong(issued.code), key=issued.key)
         == msg.CODE_USED
     )
+    assert stored(session, issued).failed_attempts == 0
+
+
+GUESSERS = 40
+
+
+def _guess(purpose: str, key: str, code: str):
+    """One guess in its own session, as a request would make it; answers the message it got (None when
+    the code was accepted)."""
+
+    def guess(own: Session, _number: int) -> str | None:
+        try:
+            codes.check(own, purpose, code, key=key)
+        except codes.CodeError as exc:
+            return str(exc)
+        finally:
+            own.rollback()
+        return None
+
+    return guess
+
+
+def test_parallel_wrong_guesses_are_judged_five_times_at_most(session, rider):
+    """Many guesses at once: only the counted ones are judged (answered "invalid"), the rest find the code
+    used up, and the right code is refused afterwards."""
+    issued = issue(session, rider, CodePurpose.verify_phone, typed=True)
+    answers = race(_guess(CodePurpose.verify_phone, issued.key, wrong(issued.code)), GUESSERS)
+    assert answers.count(msg.CODE_INVALID) == FAILURES_TO_BURN
+    assert answers.count(msg.CODE_USED) == GUESSERS - FAILURES_TO_BURN
+    row = stored(session, issued)
+    assert row.failed_attempts == FAILURES_TO_BURN and row.used_at is not None
+    assert (
+        code_error(codes.check, session, CodePurpose.verify_phone, issued.code, key=issued.key)
+        == msg.CODE_USED
+    )
+
+
+def test_parallel_right_checks_count_nothing_and_leave_the_code_usable(session, rider):
+    """A rider's right code, checked by several requests at once (check then use, as the wallet's two codes
+    are), is not eaten by its own checks."""
+    issued = issue(session, rider, CodePurpose.wallet_phone, typed=True)
+    answers = race(_guess(CodePurpose.wallet_phone, issued.key, issued.code), 10)
+    assert answers == [None] * 10
+    assert stored(session, issued).failed_attempts == 0
+    assert codes.use(session, CodePurpose.wallet_phone, issued.code, key=issued.key).uuid == rider.uuid
+
+
+def test_parallel_uses_of_the_right_code_let_one_through(session, rider):
+    """A checked code stays locked until the caller's transaction ends, so of two requests that check and
+    use the same code at once, the second finds it used."""
+    issued = issue(session, rider, CodePurpose.verify_otp, typed=True)
+
+    def use(own: Session, _number: int) -> str | None:
+        try:
+            codes.use(own, CodePurpose.verify_otp, issued.code, key=issued.key)
+        except codes.CodeError as exc:
+            return str(exc)
+        own.commit()
+        return None
+
+    answers = race(use, 10)
+    assert answers.count(None) == 1
+    assert answers.count(msg.CODE_USED) == 9
     assert stored(session, issued).failed_attempts == 0
 
 
