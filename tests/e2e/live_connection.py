@@ -110,6 +110,11 @@ class LiveConnection:
     def close(self) -> None:
         self._client.disconnect()
 
+    def forget_received(self) -> None:
+        """What arrived so far no longer counts (it was shown to someone allowed to see it)."""
+        with self._lock:
+            self.updates.clear()
+
     def everything_received(self) -> str:
         with self._lock:
             return json.dumps(self.updates)
