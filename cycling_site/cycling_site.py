@@ -29,7 +29,6 @@ from cycling_site.embedded.oauth_provider import service as oauth_provider
 from cycling_site.embedded.payments import service as payments_sandbox
 from cycling_site.embedded.results import service as results_service
 from cycling_site.pages import register_pages
-from cycling_site.pages.site import FRAME_GUARD, frame_guard
 from cycling_site.services import accounts
 from cycling_site.services.mail_delivery import deliver_forever
 from cycling_site.settings import payments_in_test_mode, settings
@@ -84,10 +83,8 @@ def _api_in_front(backend: ASGIApp) -> ASGIApp:
 
 
 app = rx.App(
-    # The frame guard is put in the page by a script at run time: its hash joins the build's in the policy.
-    api_transformer=[_api_in_front, partial(SiteMiddleware, inline_scripts=[FRAME_GUARD])],
+    api_transformer=[_api_in_front, SiteMiddleware],
     head_components=[
-        frame_guard(),
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
         rx.el.style(site_stylesheet()),
     ],

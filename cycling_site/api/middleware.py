@@ -1,9 +1,11 @@
 """ASGI middleware around the whole site: security headers (with a script policy for the site's pages),
-a caching policy, unknown pages sent to /, state-changing requests from other sites refused, and a cap on
-request bodies, declared or streamed, so an oversized upload is never read in full."""
+a caching policy, unknown pages sent to /, the iframe warning for a page opened in a frame, state-changing
+requests from other sites refused, and a cap on request bodies, declared or streamed, so an oversized upload
+is never read in full."""
 
 import base64
 import hashlib
+import html
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -120,6 +122,48 @@ def _json_refusal(status_code: int, message: str, headers: list[tuple[bytes, byt
     ]
 
 
+# Navigations a browser makes to load a page inside a frame of another page (the Sec-Fetch-Dest it sends).
+FRAMED = frozenset({"iframe", "frame"})
+# The iframe warning may be framed (that is where it shows) and runs nothing: no script, no form, one link
+# that opens the site in a tab of its own.
+IFRAME_WARNING_HEADERS = [
+    (b"content-type", b"text/html; charset=utf-8"),
+    (b"content-security-policy", b"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'"),
+    (b"cache-control", b"no-store"),
+    (b"vary", b"Sec-Fetch-Dest"),
+    *COMMON_HEADERS,
+]
+
+
+def iframe_warning_page() -> bytes:
+    """The small static page a framed navigation gets instead of the site (spec 2: /iframe-warning)."""
+    text, site = html.escape(msg.IFRAME_WARNING), html.escape(settings.site_name)
+    home = html.escape(settings.site_url + "/")
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{site}</title><style>"
+        ":root{color-scheme:light dark}body{margin:0;min-height:100vh;display:grid;place-items:center;"
+        "font:16px/1.5 system-ui,sans-serif;text-align:center;padding:24px;box-sizing:border-box}"
+        "h1{font-size:1.25rem;margin:0 0 12px}a{color:#C2410C;font-weight:600}"
+        "@media (prefers-color-scheme:dark){a{color:#FDBA74}}"
+        f'</style></head><body><main><h1 id="iframe-warning">{text}</h1>'
+        f'<a href="{home}" target="_blank" rel="noopener noreferrer">Open {site}</a>'
+        "</main></body></html>"
+    ).encode()
+
+
+def _framed(scope: Scope) -> bool:
+    """A page asked for to fill a frame: every page refuses frames (frame-ancestors 'none'), so the browser
+    would show its own error; it gets the warning instead. The results service is framed by the site's own
+    results page."""
+    return (
+        scope["method"] in ("GET", "HEAD")
+        and _header(scope, b"sec-fetch-dest") in FRAMED
+        and not _under(scope["path"], RESULTS_PREFIX)
+    )
+
+
 def cache_policy(scope: Scope, status: int) -> bytes:
     if scope["method"] in ("GET", "HEAD") and status in (200, 304) and HASHED_ASSET.match(scope["path"]):
         return IMMUTABLE
@@ -148,15 +192,8 @@ def _wants_page(scope: Scope) -> bool:
 class SiteMiddleware:
     """Adds the security headers; a browser asking for a page that does not exist is redirected to /."""
 
-    def __init__(
-        self,
-        app: ASGIApp,
-        inline_scripts: Iterable[str] = (),
-        max_request_bytes: int = MAX_REQUEST_BYTES,
-    ):
-        """`inline_scripts`: scripts the pages add at run time (head components), hashed like the build's."""
+    def __init__(self, app: ASGIApp, max_request_bytes: int = MAX_REQUEST_BYTES):
         self.app = app
-        self.runtime_hashes = [script_hash(source.encode()) for source in inline_scripts]
         self.max_request_bytes = max_request_bytes
         self.allowed_origins = frozenset(settings.allowed_origins)
         self.site_is_https = settings.site_url.startswith("https://")
@@ -169,7 +206,7 @@ class SiteMiddleware:
         if FILE.search(path):
             policy.insert(0, FILE_SCRIPT_POLICY)
         elif hashes is not None and not any(_under(path, prefix) for prefix in SERVICE_PREFIXES):
-            policy.insert(0, PAGE_SCRIPT_POLICY.format(hashes=" ".join([*hashes, *self.runtime_hashes])))
+            policy.insert(0, PAGE_SCRIPT_POLICY.format(hashes=" ".join(hashes)))
         headers = [
             (b"x-frame-options", b"SAMEORIGIN" if _under(path, RESULTS_PREFIX) else b"DENY"),
             (b"content-security-policy", "; ".join(policy).encode()),
@@ -192,6 +229,12 @@ class SiteMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if _framed(scope):
+            body = iframe_warning_page()
+            headers = [*IFRAME_WARNING_HEADERS, (b"content-length", str(len(body)).encode())]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
             return
         scope = as_folder(scope)
         security_headers = self.security_headers(scope)

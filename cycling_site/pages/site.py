@@ -1,4 +1,5 @@
-"""The iframe warning, the frame guard and the page titles and descriptions."""
+"""The iframe warning page (a framed navigation gets its static twin from the site middleware) and the page
+titles and descriptions."""
 
 import reflex as rx
 
@@ -23,18 +24,6 @@ def iframe_warning_page() -> rx.Component:
             margin="0 auto",
         )
     )
-
-
-FRAME_GUARD = r"""
-if (window.top !== window.self && window.location.pathname.replace(/\/+$/, "") !== "/iframe-warning") {
-  window.location.replace("/iframe-warning");
-}
-"""
-
-
-def frame_guard() -> rx.Component:
-    """Runs before the app: a framed page goes to /iframe-warning (the headers also forbid framing)."""
-    return rx.script(FRAME_GUARD)
 
 
 def site_title(route: Route) -> str:

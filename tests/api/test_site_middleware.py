@@ -216,11 +216,11 @@ def _directives(response) -> dict[str, str]:
 
 
 def test_pages_allow_only_their_own_and_the_builds_inline_scripts(build):
-    client = TestClient(SiteMiddleware(_pages_app(), inline_scripts=["frame_guard();"]))
+    client = TestClient(SiteMiddleware(_pages_app()))
     directives = _directives(client.get("/auth/login"))
     sources = directives["script-src"].split()
     assert sources[:2] == ["'self'", "'unsafe-eval'"]
-    assert set(sources[2:]) == {_sha(INLINE), _sha(MODULE), _sha(b"frame_guard();")}
+    assert set(sources[2:]) == {_sha(INLINE), _sha(MODULE)}
     assert "'unsafe-inline'" not in sources and not any("://" in source for source in sources)
     assert directives["object-src"] == "'none'"
     assert directives["base-uri"] == "'self'"
@@ -310,3 +310,27 @@ def test_an_answer_names_each_vary_once():
     headers = [(b"vary", b"Accept-Encoding, Origin"), (b"x-other", b"1"), (b"Vary", b"origin, Origin")]
     assert one_vary(headers) == [(b"x-other", b"1"), (b"vary", b"Accept-Encoding, Origin")]
     assert one_vary([(b"x-other", b"1")]) == [(b"x-other", b"1")]
+
+
+@pytest.mark.parametrize("destination", ["iframe", "frame"])
+@pytest.mark.parametrize("path", ["/auth/login", "/iframe-warning", "/user/activities", "/api/thing"])
+def test_a_page_asked_for_in_a_frame_gets_the_iframe_warning_which_may_be_framed(build, path, destination):
+    """The pages refuse frames, so a browser would show its own error: a framed navigation is answered with
+    the small static warning instead, which runs nothing."""
+    client = TestClient(SiteMiddleware(_pages_app()))
+    framed = client.get(path, headers={"Sec-Fetch-Dest": destination, "Accept": "text/html"})
+    assert framed.status_code == 200 and framed.headers["content-type"].startswith("text/html")
+    assert site_msg.IFRAME_WARNING in framed.text
+    assert "x-frame-options" not in framed.headers
+    policy = _directives(framed)
+    assert "frame-ancestors" not in policy and policy["default-src"] == "'none'"
+    assert "<script" not in framed.text and "<form" not in framed.text
+    assert framed.headers["cache-control"] == "no-store"
+
+
+def test_pages_opened_as_documents_and_the_framed_results_service_are_not_the_warning(build):
+    client = TestClient(SiteMiddleware(_pages_app()))
+    page = client.get("/auth/login", headers={"Sec-Fetch-Dest": "document", "Accept": "text/html"})
+    assert site_msg.IFRAME_WARNING not in page.text and page.headers["x-frame-options"] == "DENY"
+    results = client.get("/results-service/", headers={"Sec-Fetch-Dest": "iframe"}, follow_redirects=False)
+    assert site_msg.IFRAME_WARNING not in results.text

@@ -92,7 +92,7 @@ C_PHONE = "971505550199"
 PARALLEL_CONNECTIONS = 12
 UPDATE_VARS_STATE = UpdateVarsInternalState.get_full_name()
 # What an officer sends with a decision: all a decision may need (a reason, a payout's id, a CAT).
-DECISION_FORM = {"reason": "Forged decision", "transaction_id": "forged-payout", "category": "1"}
+DECISION_FORM = {"reason": "Forged decision", "transaction_id": "f0" * 32, "category": "1"}
 # The kinds an upload handler with a `kind` takes: the registration's documents, the wallet's images.
 UPLOAD_KINDS = ("proof", "passport_proof", "binance_screenshot")
 
