@@ -16,6 +16,7 @@ from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
 from cycling_site.messages import wallet as msg
 from cycling_site.services import rider_files, wallet, wallet_verification
+from cycling_site.services.validation import checkbox_on
 from cycling_site.services.wallet_verification import MAX_SCREENSHOTS, Upload, VerificationForm
 
 router = APIRouter(tags=["wallet"])
@@ -126,18 +127,23 @@ class Withdrawn(Message):
     data: WithdrawalOut
 
 
+CHANGE_WALLET = "A verified rider verifying another wallet, which replaces theirs once finance approves it"
+
+
 class PhoneOtpIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     phone_number: str = Field(default="", max_length=60, examples=["50 123 4567"])
     country: str = Field(default=wallet_verification.DEFAULT_COUNTRY, max_length=2, description="ISO alpha-2")
     type: str = Field(default="sms", description="sms or whatsapp")
+    change_wallet: bool = Field(default=False, description=CHANGE_WALLET)
 
 
 class EmailOtpIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     email: str = Field(default="", max_length=500)
+    change_wallet: bool = Field(default=False, description=CHANGE_WALLET)
 
 
 class VerificationOut(AnswerModel):
@@ -197,7 +203,7 @@ def request_withdrawal_code(request: Request, account: CurrentAccount, session: 
 def request_phone_otp(body: PhoneOtpIn, request: Request, account: CurrentAccount, session: DB) -> Message:
     """A six-digit code to the phone (valid for its country), by SMS or WhatsApp; one request a minute."""
     wallet_verification.request_phone_otp(
-        session, account, body.phone_number, body.country, body.type, _address(request)
+        session, account, body.phone_number, body.country, body.type, _address(request), body.change_wallet
     )
     return Message(message=msg.OTP_SENT_PHONE)
 
@@ -205,7 +211,7 @@ def request_phone_otp(body: PhoneOtpIn, request: Request, account: CurrentAccoun
 @router.post("/wallet/request-email-otp", responses=documented(400, 401, 403, 413, 429, 503))
 def request_email_otp(body: EmailOtpIn, request: Request, account: CurrentAccount, session: DB) -> Message:
     """A six-digit code to the Binance e-mail address; one request a minute."""
-    wallet_verification.request_email_otp(session, account, body.email, _address(request))
+    wallet_verification.request_email_otp(session, account, body.email, _address(request), body.change_wallet)
     return Message(message=msg.OTP_SENT_EMAIL)
 
 
@@ -230,6 +236,7 @@ def _verify_form() -> dict[str, Any]:
                 "description": "1 to 5 JPEG or PNG images, up to 5 MB each",
             },
             "terms_accepted": {"type": "boolean"},
+            "change_wallet": {"type": "boolean", "default": False, "description": CHANGE_WALLET},
         },
         "required": [
             "binance_email",
@@ -282,6 +289,7 @@ async def verify_account(request: Request, account: CurrentAccount, session: DB)
             terms_accepted=values.get("terms_accepted", ""),
             passport_proof=passport,
             binance_screenshots=screenshots,
+            change_wallet=checkbox_on(values.get("change_wallet", "")),
         ),
     )
     data = VerificationOut(id=verification.id or 0, status=verification.status)

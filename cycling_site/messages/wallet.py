@@ -87,6 +87,11 @@ ADDRESS_NOT_VERIFIED = (
     "Withdrawals go only to your verified wallet address. To use another wallet, verify your account again."
 )
 EMAIL_NOT_VERIFIED = "Withdrawals use the e-mail address of your verified wallet account."
+CHANGE_WALLET = "Change wallet"
+CHANGE_WALLET_NOTICE = (
+    "You are verifying a new wallet. Once you submit, withdrawals wait until finance verifies it, and then go"
+    " only to the new wallet."
+)
 WITHDRAWAL_DESTINATION = (
     "Withdrawals go only to the wallet and e-mail address finance verified. Each one is confirmed with a code"
     " we e-mail to that address."
@@ -114,6 +119,12 @@ WITHDRAWAL_CODE_SUBJECT = "Your withdrawal confirmation code"
 WITHDRAWAL_CODE_TEXT = (
     "Your {site} withdrawal confirmation code is {code}. It confirms one withdrawal to your verified wallet"
     " and expires in 10 minutes. If you did not ask for it, change your password now."
+)
+WALLET_CHANGE_SUBJECT = "You are changing your verified wallet"
+WALLET_CHANGE_BODY = (
+    "A new wallet verification was submitted for your account. Withdrawals wait until finance verifies it,"
+    " and then go only to the new wallet. If this was not you, change your password and write to {support}"
+    " at once."
 )
 WITHDRAWAL_REQUESTED_SUBJECT = "A withdrawal was requested from your wallet"
 WITHDRAWAL_REQUESTED_BODY = (

@@ -3,6 +3,7 @@ the wallet address, passport proof and Binance screenshots, and the terms (spec 
 
 import reflex as rx
 
+from cycling_site.messages import wallet as msg
 from cycling_site.routes import path_of
 from cycling_site.services.rider_files import WALLET_FILE_BYTES
 from cycling_site.services.wallet_verification import MAX_SCREENSHOTS
@@ -157,6 +158,10 @@ def _form() -> rx.Component:
     )
     return rx.form(
         rx.vstack(
+            rx.cond(
+                State.change_wallet,
+                form_alert(msg.CHANGE_WALLET_NOTICE, tone="warning", id="wallet-change-notice"),
+            ),
             form_alert(State.form_error, id="wallet-verification-error"),
             field("Binance email", "binance_email", email, errors),
             field("Phone number", "phone_number", phone, errors),

@@ -109,12 +109,15 @@ def verifications_for_review(session: Session, status: str) -> list[dict]:
 
 
 def _verified_addresses(session: Session, account_ids: set[int]) -> dict[int, str]:
-    """Each rider's approved wallet address, the only one finance pays to."""
+    """Each rider's latest approved wallet address, the only one finance pays to (a wallet being changed
+    keeps it until finance approves the new one)."""
     rows = session.exec(
-        select(WalletVerification.account_id, WalletVerification.wallet_address).where(
+        select(WalletVerification.account_id, WalletVerification.wallet_address)
+        .where(
             col(WalletVerification.account_id).in_(account_ids),
             WalletVerification.status == WalletStatus.approved,
         )
+        .order_by(col(WalletVerification.id))
     ).all()
     return dict(rows)
 

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import phonenumbers
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from cycling_site.messages import wallet as msg
 from cycling_site.models import Account, CodePurpose, OutboxMessage
@@ -60,12 +61,13 @@ def check_email(text: object) -> str:
     return email
 
 
-def _refuse_if_open(session: Session, account: Account) -> None:
-    """Nothing to verify while a verification waits or once it is approved."""
+def _refuse_if_open(session: Session, account: Account, change_wallet: bool = False) -> None:
+    """Nothing to verify while a verification waits, nor once one is approved unless the rider changes their
+    wallet (withdrawals go only to the verified one, so changing it means verifying again)."""
     status = wallet.status_of(session, account)
     if status == WalletStatus.pending:
         raise FormErrors({"form": msg.ALREADY_PENDING})
-    if status == WalletStatus.approved:
+    if status == WalletStatus.approved and not change_wallet:
         raise FormErrors({"form": msg.ALREADY_VERIFIED})
 
 
@@ -76,11 +78,12 @@ def request_phone_otp(
     country: object = DEFAULT_COUNTRY,
     channel: object = "sms",
     address: str = "",
+    change_wallet: bool = False,
 ) -> str:
     """POST api/wallet/request-phone-otp: a code to the phone by SMS (or WhatsApp); answers the E.164
     number it went to."""
     wallet.open_for(account)
-    _refuse_if_open(session, account)
+    _refuse_if_open(session, account, change_wallet)
     phone = check_phone(phone_number, country)
     channel = str(channel or "sms")
     if channel not in OTP_TYPES:
@@ -93,10 +96,12 @@ def request_phone_otp(
     return phone
 
 
-def request_email_otp(session: Session, account: Account, email: object, address: str = "") -> str:
+def request_email_otp(
+    session: Session, account: Account, email: object, address: str = "", change_wallet: bool = False
+) -> str:
     """POST api/wallet/request-email-otp: a code to the Binance e-mail address; answers the address."""
     wallet.open_for(account)
-    _refuse_if_open(session, account)
+    _refuse_if_open(session, account, change_wallet)
     recipient = check_email(email)
     wallet_codes.check_can_send(session, account, CodePurpose.wallet_email, "binance_email", address)
     code = wallet_codes.issue(session, account, CodePurpose.wallet_email, recipient)
@@ -123,6 +128,8 @@ class VerificationForm:
     terms_accepted: object = False
     passport_proof: Upload | None = None
     binance_screenshots: list[Upload] = field(default_factory=list)
+    # A verified rider verifying another wallet, which replaces theirs once finance approves it.
+    change_wallet: bool = False
 
 
 def _field_errors(form: VerificationForm) -> tuple[dict[str, str], str, str, str]:
@@ -173,11 +180,29 @@ def _field_errors(form: VerificationForm) -> tuple[dict[str, str], str, str, str
     return errors, email, phone, address
 
 
+def _retire_approved(session: Session, account: Account) -> None:
+    """The approved verification stays on record but stops being current, and the rider is told: from now
+    on the new one decides (withdrawals wait for finance to verify it)."""
+    retired = session.execute(
+        update(WalletVerification)
+        .where(
+            col(WalletVerification.account_id) == account.id,
+            col(WalletVerification.status) == WalletStatus.approved,
+            col(WalletVerification.current).is_(True),
+        )
+        .values(current=None)
+    )
+    if retired.rowcount:  # type: ignore[attr-defined]
+        subject = f"{msg.WALLET_CHANGE_SUBJECT} · {settings.site_name}"
+        body = msg.WALLET_CHANGE_BODY.format(support=settings.support_email)
+        outbox.queue_email(session, account.email, subject, body)
+
+
 def submit(session: Session, account: Account, form: VerificationForm) -> WalletVerification:
     """POST api/wallet/verify-account: every field checked and both codes proven before anything is kept;
     then the files, the verification (pending) and the used codes in one go."""
     wallet.open_for(account)
-    _refuse_if_open(session, account)
+    _refuse_if_open(session, account, form.change_wallet)
     errors, email, phone, address = _field_errors(form)
     if errors:
         raise FormErrors(errors)
@@ -198,6 +223,8 @@ def submit(session: Session, account: Account, form: VerificationForm) -> Wallet
         for code_row in (phone_code, email_code):
             session.add(code_row)
             code_row.used_at = now
+        if form.change_wallet:
+            _retire_approved(session, account)
         verification = WalletVerification(
             account_id=account.id,
             binance_email=email,

@@ -54,6 +54,10 @@ def _discard(db: Session, account: Account, chosen: list[tuple[str, str]]) -> No
     rider_files.discard(db, [rider_files.owned(db, account, file_id, kind) for kind, file_id in chosen])
 
 
+# The query that opens the form for a verified rider changing their wallet.
+CHANGE_QUERY = ("change", "1")
+
+
 class WalletVerificationState(rx.State):
     country: str = wallet_verification.DEFAULT_COUNTRY
     phone_number: str = ""
@@ -68,6 +72,8 @@ class WalletVerificationState(rx.State):
     uploading: str = ""
     errors: dict[str, str] = {}
     submitting: bool = False
+    # A verified rider verifying another wallet (/wallet/account-verification?change=1).
+    change_wallet: bool = False
 
     @rx.var
     def form_error(self) -> str:
@@ -94,7 +100,9 @@ class WalletVerificationState(rx.State):
         self.phone_ok = self.submitting = False
         self.passport, self.screenshots, self.errors = [], [], {}
         status = await rider.off_loop(wallet.status_of, rider.account)
-        if status == WalletStatus.approved:
+        changing = self.router.url.query_parameters.get(CHANGE_QUERY[0]) == CHANGE_QUERY[1]
+        self.change_wallet = status == WalletStatus.approved and changing
+        if status == WalletStatus.approved and not changing:
             return _back_to_wallet(rx.toast.info(msg.ALREADY_VERIFIED, id="wallet-already-verified"))
         if status == WalletStatus.pending:
             return _back_to_wallet(rx.toast.info(msg.ALREADY_PENDING, id="wallet-already-pending"))
@@ -142,10 +150,15 @@ class WalletVerificationState(rx.State):
                     self.country,
                     "sms",
                     address,
+                    self.change_wallet,
                 )
             else:
                 await rider.off_loop(
-                    wallet_verification.request_email_otp, rider.account, self.binance_email, address
+                    wallet_verification.request_email_otp,
+                    rider.account,
+                    self.binance_email,
+                    address,
+                    self.change_wallet,
                 )
         except FormErrors as exc:
             setattr(self, f"{channel}_code", "")
@@ -237,6 +250,7 @@ class WalletVerificationState(rx.State):
                 terms_accepted=form_data.get("terms_accepted", False),
                 passport_proof=passport[0] if passport else None,
                 binance_screenshots=await self._uploads(rider, SCREENSHOT, self.screenshots),
+                change_wallet=self.change_wallet,
             )
             await rider.off_loop(wallet_verification.submit, rider.account, form)
         except FormErrors as exc:

@@ -59,7 +59,8 @@ def _action(label: str, icon: str, href: str, **props) -> rx.Component:
 
 
 def _actions() -> rx.Component:
-    """The header's button by status: Verify, Reverify or Withdraw (disabled once the month is used up)."""
+    """The header's buttons by status: Verify, Reverify, or Withdraw (disabled once the month is used up)
+    beside Change wallet (withdrawals go only to the verified wallet, so another one is verified first)."""
     return rx.match(
         State.status,
         (
@@ -72,17 +73,31 @@ def _actions() -> rx.Component:
         ),
         (
             "approved",
-            rx.cond(
-                State.limit_reached,
-                rx.button(
-                    rx.icon("arrow-up-right", size=16),
-                    msg.WITHDRAW,
+            rx.flex(
+                link_button(
+                    rx.icon("repeat", size=16),
+                    msg.CHANGE_WALLET,
+                    href=f"{path_of('wallet-verification')}?change=1",
                     size="3",
-                    disabled=True,
-                    id="withdraw",
+                    variant="outline",
+                    id="change-wallet",
                     width=rx.breakpoints(initial="100%", sm="auto"),
                 ),
-                _action(msg.WITHDRAW, "arrow-up-right", path_of("withdrawal"), id="withdraw"),
+                rx.cond(
+                    State.limit_reached,
+                    rx.button(
+                        rx.icon("arrow-up-right", size=16),
+                        msg.WITHDRAW,
+                        size="3",
+                        disabled=True,
+                        id="withdraw",
+                        width=rx.breakpoints(initial="100%", sm="auto"),
+                    ),
+                    _action(msg.WITHDRAW, "arrow-up-right", path_of("withdrawal"), id="withdraw"),
+                ),
+                gap=SPACE["2"],
+                direction=rx.breakpoints(initial="column", sm="row"),
+                width=rx.breakpoints(initial="100%", sm="auto"),
             ),
         ),
         rx.fragment(),

@@ -270,6 +270,12 @@ def test_withdrawal_goes_to_the_verified_wallet_with_an_emailed_code_then_financ
     page.goto("/wallet/account-verification")
     expect(page.get_by_text(msg.ALREADY_VERIFIED)).to_be_visible()
     expect(page).to_have_url(at("/wallet"))
+    # Another wallet is verified first: the form opens for it, saying withdrawals will wait.
+    page.click("#change-wallet")
+    expect(page).to_have_url(at("/wallet/account-verification", "change=1"))
+    expect(page.locator("#wallet-change-notice")).to_have_text(msg.CHANGE_WALLET_NOTICE)
+    page.go_back()
+    expect(page).to_have_url(at("/wallet"))
     page.click("#withdraw")
     expect(page).to_have_url(at("/wallet/withdrawal-request"))
     expect(page.locator("#wallet-balance")).to_have_text("0.010000")

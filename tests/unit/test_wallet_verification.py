@@ -10,11 +10,12 @@ from sqlmodel import Session, col, select
 from cycling_site.messages import wallet as msg
 from cycling_site.models import AccountCode, CodePurpose, OutboxMessage, RiderFile
 from cycling_site.models.wallet import WalletStatus, WalletVerification
+from cycling_site.services import finance, wallet
 from cycling_site.services import wallet_verification as verification
 from cycling_site.services.validation import TooManyAttempts
 from cycling_site.services.wallet_verification import Upload, VerificationForm
 from tests.unit.conftest import count, form_errors
-from tests.unit.wallet_support import BECH32, png, verify
+from tests.unit.wallet_support import BECH32, P2PKH, credit, png, verify, withdraw
 
 PHONE = "50 123 4567"
 E164 = "+971501234567"
@@ -270,6 +271,33 @@ def test_a_verified_account_gets_no_codes_and_no_second_verification(session, ri
     assert form_errors(verification.submit, session, rider, make_form("123456", "123456")) == {
         "form": msg.ALREADY_VERIFIED
     }
+
+
+def test_changing_the_wallet_means_verifying_again_and_withdrawals_wait_for_finance(
+    session, rider, make_account
+):
+    """A verified rider verifies another wallet: the old one stays on record but no longer counts, so no
+    withdrawal goes anywhere until finance approves the new one; then they go only to the new one."""
+    old = verify(session, rider)
+    credit(session, rider.id, 1_000_000)
+    verification.request_phone_otp(session, rider, PHONE, "AE", change_wallet=True)
+    verification.request_email_otp(session, rider, BINANCE, change_wallet=True)
+    codes = code_sent_to(session, E164), code_sent_to(session, BINANCE)
+    new = verification.submit(session, rider, make_form(*codes, wallet_address=P2PKH, change_wallet=True))
+    assert (new.status, new.wallet_address) == (WalletStatus.pending, P2PKH)
+    session.expire_all()
+    assert session.get(WalletVerification, old.id).current is None
+    told = session.exec(select(OutboxMessage).where(OutboxMessage.recipient == rider.email)).one()
+    assert told.subject.startswith(msg.WALLET_CHANGE_SUBJECT)
+    with pytest.raises(wallet.NotVerified):
+        withdraw(session, rider)
+    assert form_errors(verification.request_email_otp, session, rider, BINANCE, change_wallet=True) == {
+        "form": msg.ALREADY_PENDING
+    }
+    officer = make_account(email="finance@example.com", role="finance")
+    finance.decide_verification(session, officer, new.id, True, "")
+    made = withdraw(session, rider)
+    assert made.wallet_address == P2PKH
 
 
 def test_kids_cannot_verify_a_wallet(session, make_account):
