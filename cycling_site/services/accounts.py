@@ -295,10 +295,12 @@ def login(
     if not human_check.verify(session, human_check_payload):
         raise FormErrors({"token": msg.HUMAN_CHECK_REQUIRED})
 
+    if not rate_limit.take_login_attempt(normalized, address):
+        raise TooManyAttempts({"form": msg.LOGIN_RATE_LIMITED})
     account = session.exec(select(Account).where(Account.email == normalized)).first()
     if not password_matches(account, password) or account.deleted_at is not None:
-        rate_limit.record_failed_login(normalized, address)
         raise FormErrors({"form": msg.LOGIN_FAILED})
+    rate_limit.give_back_login_attempt(normalized, address)
     if not account.is_kid and not account.email_verified:
         raise EmailNotVerified({"form": msg.EMAIL_NOT_VERIFIED})
     if account.must_reset_password:

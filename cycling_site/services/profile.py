@@ -205,9 +205,12 @@ def change_password(
     checked = Checked()
     if not current_password:
         checked.errors["current_password"] = msg.required("Current Password")
+    elif not rate_limit.take_login_attempt(account.email, address):
+        raise TooManyAttempts({"current_password": msg.LOGIN_RATE_LIMITED})
     elif len(current_password) > PASSWORD_MAX or not password_matches(account, current_password):
-        rate_limit.record_failed_login(account.email, address)
         checked.errors["current_password"] = msg.CURRENT_PASSWORD_WRONG
+    else:
+        rate_limit.give_back_login_attempt(account.email, address)
     check_password(checked, password)
     if "password" in checked.values and repeat_password != password:
         checked.errors["repeatPassword"] = msg.PASSWORD_MISMATCH

@@ -53,6 +53,10 @@ class Store(Protocol):
         counted in every window, all in one step."""
         ...
 
+    def give_back(self, windows: Sequence[Window]) -> None:
+        """Takes the latest hit out of every window."""
+        ...
+
     def reset(self) -> None: ...
 
 
@@ -112,6 +116,22 @@ class DatabaseStore:
             )
             connection.execute(delete(RateLimitWindow).where(col(RateLimitWindow.key).in_(stale)))
 
+    def give_back(self, windows: Sequence[Window]) -> None:
+        with engine.begin() as connection:
+            for key in sorted({each.key for each in windows}):
+                # Locks the row first (an update to itself), so a take under way is not undone.
+                connection.execute(
+                    update(RateLimitWindow).where(col(RateLimitWindow.key) == key).values(key=key)
+                )
+                hits = connection.execute(
+                    select(col(RateLimitWindow.hits)).where(col(RateLimitWindow.key) == key)
+                ).scalar()
+                if hits:
+                    kept = sorted(hits)[:-1]
+                    connection.execute(
+                        update(RateLimitWindow).where(col(RateLimitWindow.key) == key).values(hits=kept)
+                    )
+
     def reset(self) -> None:
         with engine.begin() as connection:
             connection.execute(delete(RateLimitWindow))
@@ -154,6 +174,10 @@ class RedisStore:
         )
         return found - 1 if found else None
 
+    def give_back(self, windows: Sequence[Window]) -> None:
+        for each in windows:
+            self._redis.zpopmax(_REDIS_PREFIX + each.key)
+
     def reset(self) -> None:
         for key in self._redis.scan_iter(match=_REDIS_PREFIX + "*"):
             self._redis.delete(key)
@@ -175,10 +199,15 @@ def login_blocked(email: str, address: str) -> bool:
     return _store().first_full(_limits(email, address), time.time(), take=False) is not None
 
 
-def record_failed_login(email: str, address: str) -> None:
-    now = time.time()
-    for each in _limits(email, address):
-        _store().first_full([each], now, take=True)
+def take_login_attempt(email: str, address: str) -> bool:
+    """Counts a sign-in attempt before its password is checked, only while both limits have room (False
+    once either is used up): parallel guesses cannot all pass a check made before any of them counted.
+    A right password gives the attempt back (`give_back_login_attempt`), so only failures count."""
+    return _store().first_full(_limits(email, address), time.time(), take=True) is None
+
+
+def give_back_login_attempt(email: str, address: str) -> None:
+    _store().give_back(_limits(email, address))
 
 
 EMAILS_PER_ADDRESS = "5/hour"
