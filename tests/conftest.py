@@ -45,7 +45,7 @@ import cycling_site.embedded.payments.models  # noqa: E402, F401
 import cycling_site.embedded.results.models  # noqa: E402, F401
 import cycling_site.models  # noqa: E402, F401
 from cycling_site.db import engine  # noqa: E402
-from cycling_site.services.rate_limit import reset_login_limits  # noqa: E402
+from cycling_site.services.rate_limit import reset_limits  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -71,6 +71,6 @@ def empty_tables() -> None:
 def session(schema) -> Session:
     """An empty database for each test."""
     empty_tables()
-    reset_login_limits()
+    reset_limits()
     with Session(engine, expire_on_commit=False) as db_session:
         yield db_session

@@ -1,25 +1,22 @@
 """Contact us messages (stored, and e-mailed to support) and newsletter subscribers.
 
-A simple flood guard limits messages and new subscriptions per address (Redis-backed when REDIS_URL
-is set); only what is accepted counts, so a visitor correcting a typo is never held back.
+A flood guard limits messages and new subscriptions per address (services/rate_limit.py: in Redis or the
+database, so a restart keeps it); only what passes the form's checks counts, so a visitor correcting a typo is
+never held back.
 """
 
 import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta, timezone
-from functools import cache
 
 import phonenumbers
-from limits import parse
-from limits.storage import storage_from_string
-from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cycling_site.messages import contact as msg
 from cycling_site.models import ContactMessage, Subscriber
 from cycling_site.models.common import utcnow
-from cycling_site.services import outbox
+from cycling_site.services import outbox, rate_limit
 from cycling_site.services.accounts import FormErrors, TooManyAttempts, normalize_email
 from cycling_site.settings import settings
 
@@ -28,8 +25,8 @@ PHONE_MAX = 30
 MESSAGE_MIN = 10
 MESSAGE_MAX = 5000
 PHONE_REGION = "AE"
-CONTACT_LIMIT = parse("5/hour")
-SUBSCRIBE_LIMIT = parse("10/hour")
+CONTACT_LIMIT = "5/hour"
+SUBSCRIBE_LIMIT = "10/hour"
 GMT4 = timezone(timedelta(hours=4), "GMT+4")
 
 
@@ -39,15 +36,6 @@ class ContactForm:
     phone: str = ""
     email: str = ""
     message: str = ""
-
-
-@cache
-def _limiter() -> MovingWindowRateLimiter:
-    return MovingWindowRateLimiter(storage_from_string(settings.redis_url or "memory://"))
-
-
-def reset_limits() -> None:
-    _limiter().storage.reset()
 
 
 def _clean(text: str, keep_lines: bool = False) -> str:
@@ -120,8 +108,7 @@ def _support_body(row: ContactMessage) -> str:
 def send_message(session: Session, form: ContactForm, address: str = "") -> ContactMessage:
     """Stores the message and queues it to support in one transaction; bad input stores nothing."""
     row = _checked(form)
-    limiter = _limiter()
-    if not limiter.test(CONTACT_LIMIT, "contact", address or "-"):
+    if rate_limit.first_used_up([rate_limit.Cap(CONTACT_LIMIT, ("contact", address or "-"))]):
         raise TooManyAttempts({"form": msg.TOO_MANY_MESSAGES})
     row.created_at = utcnow()
     session.add(row)
@@ -132,7 +119,6 @@ def send_message(session: Session, form: ContactForm, address: str = "") -> Cont
         _support_body(row),
     )
     session.commit()
-    limiter.hit(CONTACT_LIMIT, "contact", address or "-")
     return row
 
 
@@ -144,8 +130,7 @@ def subscribe(session: Session, email: str, address: str = "") -> Subscriber:
     query = select(Subscriber).where(Subscriber.email == normalized)
     if existing := session.exec(query).first():
         return existing
-    limiter = _limiter()
-    if not limiter.test(SUBSCRIBE_LIMIT, "subscribe", address or "-"):
+    if rate_limit.first_used_up([rate_limit.Cap(SUBSCRIBE_LIMIT, ("subscribe", address or "-"))]):
         raise TooManyAttempts({"email": msg.TOO_MANY_SUBSCRIPTIONS})
     subscriber = Subscriber(email=normalized)
     session.add(subscriber)
@@ -155,5 +140,4 @@ def subscribe(session: Session, email: str, address: str = "") -> Subscriber:
         # The same address subscribed at the same moment from elsewhere.
         session.rollback()
         return session.exec(query).one()
-    limiter.hit(SUBSCRIBE_LIMIT, "subscribe", address or "-")
     return subscriber

@@ -235,5 +235,5 @@ def first_used_up(caps: Sequence[Cap]) -> Cap | None:
     return None if found is None else caps[found]
 
 
-def reset_login_limits() -> None:
+def reset_limits() -> None:
     _store().reset()

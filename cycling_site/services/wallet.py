@@ -406,7 +406,13 @@ def withdraw(session: Session, account: Account, form: dict, now: datetime | Non
     code was used (the balance or the month's limit taken meanwhile) needs a new code."""
     open_for(account)
     verification = approved_verification(session, account)
+    now = now or utcnow()
     errors, found = _withdraw_errors(form, ledger.balance(session, account.id, Currency.btc), verification)
+    if (
+        "amount" not in errors
+        and used_this_month(session, account, now) >= settings.wallet_monthly_withdrawals
+    ):
+        errors["amount"] = msg.LIMIT_REACHED
     if errors or found is None:
         raise FormErrors(errors)
     wallet_codes.take(
@@ -417,7 +423,7 @@ def withdraw(session: Session, account: Account, form: dict, now: datetime | Non
         verification.binance_email,
         "code",
     )
-    return place_withdrawal(session, account, verification, found, now or utcnow())
+    return place_withdrawal(session, account, verification, found, now)
 
 
 def place_withdrawal(

@@ -184,8 +184,8 @@ class WalletVerificationState(rx.State):
     @rider_action()
     async def add_files(self, rider: Rider, kind: str, files: list[rx.UploadFile]):
         """Keeps the chosen images once their content is checked (the passport replaces the one before);
-        a batch with a refused file keeps none of it."""
-        if kind not in (PASSPORT, SCREENSHOT) or not files:
+        a batch with a refused file keeps none of it. Kids have no wallet, so nothing of theirs is kept."""
+        if rider.account.is_kid or kind not in (PASSPORT, SCREENSHOT) or not files:
             return
         self._forget_error(kind)
         kept = self.screenshots if kind == SCREENSHOT else []

@@ -5,7 +5,7 @@ from sqlmodel import select
 
 from cycling_site.messages import contact as msg
 from cycling_site.models import ContactMessage, OutboxMessage, Subscriber
-from cycling_site.services import contact
+from cycling_site.services import rate_limit
 from cycling_site.settings import settings
 from tests.unit.conftest import count
 
@@ -15,9 +15,9 @@ SUBSCRIBE = "/api/subscribe"
 
 @pytest.fixture(autouse=True)
 def fresh_limits():
-    contact.reset_limits()
+    rate_limit.reset_limits()
     yield
-    contact.reset_limits()
+    rate_limit.reset_limits()
 
 
 def body(**changes) -> dict:

@@ -774,6 +774,11 @@ def test_no_handler_gives_away_or_changes_another_riders_data(site, site_engine,
             kinds = set(db.exec(select(RiderFile.kind).where(RiderFile.account_id == actor_ids[0])))
             assert kinds >= {"proof", "passport_proof", "binance_screenshot", "import_proof"}
             assert db.get(Account, actor_ids[0]).avatar
+    if actor.kid:
+        # Kids have no wallet: its documents are not kept for them either.
+        with Session(site_engine) as db:
+            kinds = set(db.exec(select(RiderFile.kind).where(RiderFile.account_id == actor_ids[0])))
+            assert kinds.isdisjoint({"passport_proof", "binance_screenshot"})
     if actor.loses_role:
         assert all(
             answer.item_asked for answer, attack in zip(answers, attacks, strict=True) if attack.item_id

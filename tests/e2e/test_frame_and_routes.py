@@ -24,21 +24,21 @@ def test_pages_forbid_framing(page: Page):
 
 
 def test_framed_site_shows_the_iframe_warning(browser: Browser, site):
-    """A page of another site frames the login page, headers and all: the browser asks for it as a frame and
-    shows the site's warning instead of its own error. In a browser of its own: a framed page must not share
-    a renderer with the session's long run."""
+    """A page frames the login page, headers and all: the browser asks for it as a frame and shows the site's
+    warning instead of its own error. In a browser of its own: a framed page must not share a renderer with
+    the session's long run. The framing page is on the site's own origin: Chromium keeps a page of a public
+    address from framing one on the loopback."""
     own_browser = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
     try:
         page = own_browser.new_page(viewport=DESKTOP)
-        host = "http://framing.example.test"
         page.route(
-            f"{host}/",
+            f"{site.url}/frame-host",
             lambda route: route.fulfill(
                 content_type="text/html",
                 body=f'<iframe id="site" src="{site.url}/auth/login" width="800" height="600"></iframe>',
             ),
         )
-        page.goto(f"{host}/")
+        page.goto(f"{site.url}/frame-host")
         frame = page.frame_locator("#site")
         expect(frame.locator("#iframe-warning")).to_have_text(msg.IFRAME_WARNING)
         expect(frame.get_by_role("link")).to_have_attribute("target", "_blank")

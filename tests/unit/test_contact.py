@@ -1,24 +1,30 @@
 """Contact us and Subscribe: every message of the rules, what is stored, and the e-mail to support."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from sqlmodel import select
 
 from cycling_site.messages import contact as msg
 from cycling_site.models import ContactMessage, OutboxMessage, Subscriber
-from cycling_site.services import contact
+from cycling_site.services import contact, rate_limit
 from cycling_site.services.accounts import FormErrors, TooManyAttempts
 from cycling_site.services.contact import MESSAGE_MAX, NAME_MAX, ContactForm
 from cycling_site.settings import settings
 from tests.unit.conftest import count
 
 ADDRESS = "203.0.113.7"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
 def fresh_limits():
-    contact.reset_limits()
+    rate_limit.reset_limits()
     yield
-    contact.reset_limits()
+    rate_limit.reset_limits()
 
 
 def form(**changes: str) -> ContactForm:
@@ -29,6 +35,26 @@ def form(**changes: str) -> ContactForm:
         "message": "My trainer does not pair with the app.",
     }
     return ContactForm(**{**values, **changes})
+
+
+def _send_in_a_new_process(contact_form: ContactForm) -> str:
+    script = (
+        "from sqlmodel import Session\n"
+        "from cycling_site.db import engine\n"
+        "from cycling_site.services import contact\n"
+        "from cycling_site.services.validation import TooManyAttempts\n"
+        "with Session(engine) as session:\n"
+        "    try:\n"
+        f"        contact.send_message(session, contact.{contact_form!r}, {ADDRESS!r})\n"
+        "        print('sent')\n"
+        "    except TooManyAttempts:\n"
+        "        print('refused')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=dict(os.environ), capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
 
 
 def errors_of(session, contact_form: ContactForm) -> dict[str, str]:
@@ -136,6 +162,8 @@ def test_a_flood_of_messages_is_held_back_per_address(session):
     with pytest.raises(TooManyAttempts) as caught:
         contact.send_message(session, form(), ADDRESS)
     assert caught.value.errors == {"form": msg.TOO_MANY_MESSAGES}
+    # A restarted site (a new process on the same database) still holds the address back.
+    assert _send_in_a_new_process(form()) == "refused"
     assert count(session, ContactMessage) == 5
     assert count(session, OutboxMessage) == 5
     contact.send_message(session, form(), "198.51.100.2")

@@ -80,7 +80,7 @@ def test_failed_sign_ins_block_and_a_reset_clears_them(session):
     assert not rate_limit.take_login_attempt("rider@example.com", "203.0.113.9")
     assert rate_limit.login_blocked("rider@example.com", "198.51.100.1")
     assert not rate_limit.login_blocked("other@example.com", "198.51.100.1")
-    rate_limit.reset_login_limits()
+    rate_limit.reset_limits()
     assert not rate_limit.login_blocked("rider@example.com", "203.0.113.9")
 
 
@@ -88,7 +88,7 @@ def test_thirty_parallel_sign_ins_are_judged_five_times_and_right_ones_count_not
     """Each attempt is counted before its password is checked: of 30 at once, 5 are judged."""
     taken = race(lambda _own, _number: rate_limit.take_login_attempt("rider@example.com", "203.0.113.9"), 30)
     assert sum(taken) == 5
-    rate_limit.reset_login_limits()
+    rate_limit.reset_limits()
     for _ in range(20):
         assert rate_limit.take_login_attempt("rider@example.com", "203.0.113.9")
         rate_limit.give_back_login_attempt("rider@example.com", "203.0.113.9")
