@@ -286,7 +286,7 @@ def test_a_photo_with_markup_after_its_end_is_refused(session, make_account, mak
     nothing_stored(session, before)
 
 
-def test_real_camera_photos_are_not_taken_for_markup():
+def test_a_megabyte_of_compressed_noise_is_not_taken_for_markup():
     """Over a megabyte of compressed noise, the hardest case for chance matches: nothing in it matches."""
     noise = Image.frombytes("RGB", (1200, 1200), random.Random(7).randbytes(1200 * 1200 * 3))
     out = io.BytesIO()
