@@ -12,8 +12,6 @@ from urllib.parse import urlsplit
 import pycountry
 from dotenv import load_dotenv
 
-from cycling_site.wire.payments import EMBEDDED_PREFIX as PAYMENTS_SANDBOX_PREFIX
-
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEMO_SECRET = "demo-secret-change-me-in-production-0123456789"
 # 32 bytes in hex: the AES-256 key the site and the activity service share in demo mode.
@@ -170,8 +168,8 @@ WEBHOOK_SECRET = re.compile(r"^whsec_\S+$")
 
 def check_payment_provider(settings: Settings) -> None:
     """Production takes card payments only through a real provider: the built-in sandbox (which passes
-    Stripe's public test cards) is not served there, so an empty PAYMENTS_API_BASE, or one that points at the
-    sandbox's address, stops the start, and so do keys that are no provider's."""
+    Stripe's public test cards) is not served there, so an empty PAYMENTS_API_BASE, or one on the site's own
+    address (where the sandbox is in demo mode), stops the start, and so do keys that are no provider's."""
     base = settings.payments_api_base
     if not base:
         raise ValueError(
@@ -181,9 +179,9 @@ def check_payment_provider(settings: Settings) -> None:
     parts = urlsplit(base)
     if parts.scheme != "https" or not parts.hostname:
         raise ValueError("PAYMENTS_API_BASE must be an https:// address, such as https://api.stripe.com")
-    if PAYMENTS_SANDBOX_PREFIX in parts.path:
+    if origin_of(base) == origin_of(settings.site_url):
         raise ValueError(
-            "PAYMENTS_API_BASE points at the built-in payment sandbox, which production does not serve: "
+            "PAYMENTS_API_BASE points at this site, whose payment sandbox production does not serve: "
             "set it to your payment provider's API (https://api.stripe.com)"
         )
     if not PAYMENT_KEY.match(settings.payments_secret_key):

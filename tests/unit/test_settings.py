@@ -196,7 +196,13 @@ def test_a_state_lease_outside_0_to_60_seconds_is_refused(monkeypatch, tmp_path,
     ("changes", "reason"),
     [
         ({"PAYMENTS_API_BASE": ""}, "Set PAYMENTS_API_BASE to your payment provider's API"),
-        ({"PAYMENTS_API_BASE": "https://ride.example.com/payments-service"}, "points at the built-in"),
+        (
+            {
+                "PAYMENTS_API_BASE": "https://ride.example.com/payments-service",
+                "SITE_URL": "https://ride.example.com",
+            },
+            "points at this site",
+        ),
         ({"PAYMENTS_API_BASE": "http://api.stripe.com"}, "must be an https:// address"),
         ({"PAYMENTS_SECRET_KEY": "a-real-looking-secret"}, "PAYMENTS_SECRET_KEY must be your payment"),
         ({"PAYMENTS_SECRET_KEY": "pk_live_a-publishable-key"}, "PAYMENTS_SECRET_KEY must be your payment"),
