@@ -9,10 +9,12 @@ from pydantic import BaseModel, Field
 from cycling_site.api.answers import CONSTANTS_SENT, Answer, AnswerModel, AnswerWithMessage, Link, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import requires, text
 from cycling_site.messages import connections as msg
 from cycling_site.models import Connection
 from cycling_site.services import connections
-from cycling_site.services.connections import NETWORK_NAMES, NetworkStatus
+from cycling_site.services.connections import NETWORK_NAMES, XERT_FIELD_MAX, NetworkStatus
+from cycling_site.settings import PASSWORD_GRANT_NETWORKS
 
 router = APIRouter(tags=["connections"])
 
@@ -21,7 +23,14 @@ LONG = 4000
 
 
 class NetworkIn(BaseModel):
-    network: str = Field(default="", max_length=SHORT)
+    model_config = requires("network")
+
+    network: str = Field(
+        default="",
+        max_length=SHORT,
+        description="An app linked through OAuth (staff-only apps only for staff)",
+        json_schema_extra={"enum": [name for name in NETWORK_NAMES if name not in PASSWORD_GRANT_NETWORKS]},
+    )
     terms_accepted: bool = Field(
         default=False, description="The rider accepted the app's terms page (required for AnalogX)"
     )
@@ -42,8 +51,12 @@ class RemoveIn(BaseModel):
 
 
 class XertIn(BaseModel):
-    username: str = Field(default="", max_length=SHORT)
-    password: str = Field(default="", max_length=SHORT)
+    model_config = requires("username", "password")
+
+    username: str = Field(default="", max_length=SHORT, json_schema_extra=text(1, XERT_FIELD_MAX))
+    password: str = Field(
+        default="", max_length=SHORT, json_schema_extra={"minLength": 1, "maxLength": XERT_FIELD_MAX}
+    )
 
 
 class ConnectionStatus(AnswerModel):

@@ -1,13 +1,17 @@
 """The rider's own account: profile update, avatar, password change, deletion (spec 1 and 2 section 7)."""
 
+from typing import Annotated
+
 from fastapi import APIRouter, HTTPException, Request, UploadFile
 from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, WithJsonSchema
 from sqlmodel import Session
 
 from cycling_site.api.answers import AnswerWithMessage, Message, UserProfile, Verified
+from cycling_site.api.auth import COUNTRY, GENDER, HEIGHT, NAME, PASSWORD, WEIGHT
 from cycling_site.api.deps import DB, CurrentAccount, SentToken
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import requires
 from cycling_site.messages import accounts as msg
 from cycling_site.messages import site as site_msg
 from cycling_site.models import Account
@@ -22,20 +26,30 @@ ProfileAnswer = AnswerWithMessage[UserProfile]
 
 
 class ProfileIn(BaseModel):
-    firstname: str = Field(default="", max_length=SHORT)
-    lastname: str = Field(default="", max_length=SHORT)
-    country: Number = None
-    gender: Number = None
-    weight: Number = None
-    height: Number = None
+    """Numbers may come as text (the form's fields); the schema gives the numbers the rules accept."""
+
+    model_config = requires("firstname", "lastname", "country", "gender", "weight", "height", "dob")
+
+    firstname: str = Field(default="", max_length=SHORT, json_schema_extra=NAME)
+    lastname: str = Field(default="", max_length=SHORT, json_schema_extra=NAME)
+    country: Annotated[Number, WithJsonSchema({"type": "integer", **COUNTRY})] = None
+    gender: Annotated[Number, WithJsonSchema({"type": "integer", **GENDER})] = None
+    weight: Annotated[Number, WithJsonSchema({"type": "number", "description": "kg", **WEIGHT})] = None
+    height: Annotated[Number, WithJsonSchema({"type": "number", "description": "cm", **HEIGHT})] = None
     IsAllowedToSendMarketingEmails: bool = False
-    dob: str | None = Field(default=None, max_length=SHORT, description="YYYY-MM-DD; kid accounts omit it")
+    dob: Annotated[
+        str | None,
+        WithJsonSchema({"type": "string", "format": "date"}),
+        Field(max_length=SHORT, description="YYYY-MM-DD, from 1900 to the age of 6 today; a kid's is kept"),
+    ] = None
 
 
 class ChangePasswordIn(BaseModel):
-    current_password: str = Field(default="", max_length=SHORT)
-    password: str = Field(default="", max_length=SHORT)
-    repeatPassword: str = Field(default="", max_length=SHORT)
+    model_config = requires("current_password", "password", "repeatPassword")
+
+    current_password: str = Field(default="", max_length=SHORT, json_schema_extra={"minLength": 1})
+    password: str = Field(default="", max_length=SHORT, json_schema_extra=PASSWORD)
+    repeatPassword: str = Field(default="", max_length=SHORT, description="The same as password")
 
 
 def _text(value: Number) -> str:

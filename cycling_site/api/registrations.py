@@ -49,7 +49,9 @@ class OtpVerifyIn(BaseModel):
     key: Text = ""
     phone: Text = ""
     type: Text = "sms"
-    otp: Text = ""
+    otp: Annotated[
+        Text, Field(description="The code sent", json_schema_extra={"pattern": r"^\s*[0-9]{6,}\s*$"})
+    ] = ""
 
 
 class FileDownloadIn(BaseModel):

@@ -6,8 +6,10 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from cycling_site.api.answers import Answer, AnswerModel, AnswerWithMessage, Key, Message, Verified
+from cycling_site.api.auth import PASSWORD
 from cycling_site.api.deps import DB
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import EMAIL, requires
 from cycling_site.messages import accounts as msg
 from cycling_site.services import parental_consent, passwords, verification
 
@@ -21,9 +23,16 @@ class CodeIn(BaseModel):
     isKid: bool = False
 
 
+OTP = {"pattern": r"^\s*[0-9]{6}\s*$"}
+
+
 class OtpIn(BaseModel):
+    model_config = requires("key", "otp")
+
     key: str = Field(max_length=SHORT)
-    otp: str = Field(default="", max_length=SHORT)
+    otp: str = Field(
+        default="", max_length=SHORT, description="The e-mailed 6-digit code", json_schema_extra=OTP
+    )
 
 
 class KeyIn(BaseModel):
@@ -31,7 +40,7 @@ class KeyIn(BaseModel):
 
 
 class EmailIn(BaseModel):
-    email: str = Field(max_length=SHORT)
+    email: str = Field(max_length=SHORT, json_schema_extra=EMAIL)
 
 
 ConsentHandle = Annotated[
@@ -41,7 +50,7 @@ ConsentHandle = Annotated[
 
 
 class ConsentIn(BaseModel):
-    parentEmail: str = Field(max_length=SHORT)
+    parentEmail: str = Field(max_length=SHORT, json_schema_extra=EMAIL)
     childUserId: ConsentHandle
     userAge: int | None = None
 
@@ -56,7 +65,7 @@ class DecisionIn(BaseModel):
 
 
 class ResetIn(BaseModel):
-    password: str = Field(max_length=SHORT)
+    password: str = Field(max_length=SHORT, json_schema_extra=PASSWORD)
     repeatPassword: str = Field(max_length=SHORT)
     code: str = Field(max_length=SHORT)
 

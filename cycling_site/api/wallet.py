@@ -14,6 +14,7 @@ from starlette.datastructures import UploadFile
 from cycling_site.api.answers import CONSTANTS_SENT, Answer, AnswerModel, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import EMAIL
 from cycling_site.messages import wallet as msg
 from cycling_site.services import rider_files, wallet, wallet_verification
 from cycling_site.services.wallet_verification import MAX_SCREENSHOTS, Upload, VerificationForm
@@ -123,15 +124,21 @@ class Withdrawn(Message):
 class PhoneOtpIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    phone_number: str = Field(default="", max_length=60, examples=["50 123 4567"])
+    phone_number: str = Field(
+        default="", max_length=60, examples=["50 123 4567"], json_schema_extra={"pattern": "[0-9]"}
+    )
     country: str = Field(default=wallet_verification.DEFAULT_COUNTRY, max_length=2, description="ISO alpha-2")
-    type: str = Field(default="sms", description="sms or whatsapp")
+    type: str = Field(
+        default="sms",
+        description="sms or whatsapp",
+        json_schema_extra={"enum": list(wallet_verification.OTP_TYPES)},
+    )
 
 
 class EmailOtpIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    email: str = Field(default="", max_length=500)
+    email: str = Field(default="", max_length=500, json_schema_extra=EMAIL)
 
 
 class VerificationOut(AnswerModel):

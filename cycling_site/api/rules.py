@@ -1,0 +1,37 @@
+"""What the services' rules accept, said in the request schemas, so a schema-valid request passes them.
+
+The services keep their own checks and spec messages (an empty field answers "... is required", not pydantic's
+text): these only document the same rules in /api/openapi.json. What no schema can say (a code that exists, a
+date of birth on today's date, a phone number valid for its country) stays with the services alone.
+"""
+
+from typing import Any
+
+from pydantic import ConfigDict
+
+# Control characters are dropped and spaces trimmed before the rules count characters.
+_SKIPPED = r"[\s\x00-\x1f\x7f-\x9f]"
+_KEPT = r"[^\s\x00-\x1f\x7f-\x9f]"
+EMAIL_MAX = 254
+
+
+def at_least(characters: int) -> str:
+    """A pattern for text with at least this many characters that are not spaces or control characters."""
+    return rf"^(?:{_SKIPPED}*{_KEPT}){{{characters}}}"
+
+
+def text(minimum: int = 1, maximum: int | None = None, **schema: Any) -> dict[str, Any]:
+    """Text the rules require: `minimum` characters that count, at most `maximum` in all."""
+    rules: dict[str, Any] = {"minLength": minimum, "pattern": at_least(minimum), **schema}
+    if maximum is not None:
+        rules["maxLength"] = maximum
+    return rules
+
+
+EMAIL = {"format": "email", "minLength": 3, "maxLength": EMAIL_MAX}
+
+
+def requires(*fields: str, **config: Any) -> ConfigDict:
+    """A model whose fields have defaults (so the services answer an empty one with its own message) but are
+    required by the rules: the schema lists them as required."""
+    return ConfigDict(json_schema_extra={"required": list(fields)}, **config)
