@@ -1,10 +1,10 @@
 """Sign-in, sign-out, sign-up and profile (spec 1 section 7, spec 2 section 7)."""
 
 from datetime import date
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, WithJsonSchema
 
 from cycling_site.api.answers import (
     CONSTANTS_SENT,
@@ -39,7 +39,7 @@ class LoginIn(BaseModel):
 
     email: str = Field(max_length=SHORT, json_schema_extra=EMAIL)
     password: str = Field(max_length=SHORT, json_schema_extra=PASSWORD)
-    remember: bool = True
+    remember: StrictBool = True
     token: str | None = Field(
         default=None, max_length=TOKEN, description="ALTCHA payload", json_schema_extra=HUMAN_CHECK
     )
@@ -60,19 +60,21 @@ class RegisterIn(BaseModel):
     lastname: str = Field(default="", max_length=SHORT, json_schema_extra=NAME)
     email: str = Field(default="", max_length=SHORT, json_schema_extra=EMAIL)
     password: str = Field(default="", max_length=SHORT, json_schema_extra=PASSWORD)
-    dob: date | None = Field(default=None, description="From 1900 to the age of 6 today")
+    dob: Annotated[date | None, WithJsonSchema({"type": "string", "format": "date"})] = Field(
+        default=None, description="From 1900 to the age of 6 today"
+    )
     country: int = Field(
         default_factory=countries.default_country_id,
         description="ISO 3166 numeric",
         json_schema_extra=COUNTRY,
     )
     gender: int = Field(default=0, json_schema_extra=GENDER)
-    weight: float | None = Field(default=None, description="kg", json_schema_extra=WEIGHT)
-    height: float | None = Field(default=None, description="cm", json_schema_extra=HEIGHT)
-    consent: bool = Field(
+    weight: Annotated[float | None, WithJsonSchema({"type": "number", "description": "kg", **WEIGHT})] = None
+    height: Annotated[float | None, WithJsonSchema({"type": "number", "description": "cm", **HEIGHT})] = None
+    consent: StrictBool = Field(
         default=False, description="The terms must be accepted", json_schema_extra={"const": True}
     )
-    IsAllowedToSendMarketingEmails: bool = False
+    IsAllowedToSendMarketingEmails: StrictBool = False
     token: str | None = Field(
         default=None, max_length=TOKEN, description="ALTCHA payload", json_schema_extra=HUMAN_CHECK
     )

@@ -6,7 +6,7 @@ from pydantic import BaseModel, Field
 from cycling_site.api.answers import Message
 from cycling_site.api.deps import DB
 from cycling_site.api.errors import documented
-from cycling_site.api.rules import EMAIL, requires, text
+from cycling_site.api.rules import EMAIL, lines_at_least, requires, text
 from cycling_site.messages import contact as msg
 from cycling_site.services import contact
 from cycling_site.services.contact import ContactForm
@@ -30,7 +30,13 @@ class ContactIn(BaseModel):
     )
     email: str = Field(default="", max_length=SHORT, json_schema_extra=EMAIL)
     message: str = Field(
-        default="", max_length=LONG, json_schema_extra=text(contact.MESSAGE_MIN, contact.MESSAGE_MAX)
+        default="",
+        max_length=LONG,
+        json_schema_extra={
+            "minLength": contact.MESSAGE_MIN,
+            "maxLength": contact.MESSAGE_MAX,
+            "pattern": lines_at_least(contact.MESSAGE_MIN),
+        },
     )
 
 

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from cycling_site.api.answers import Answer, AnswerModel, Message
 from cycling_site.api.deps import DB, CurrentAccount
@@ -42,7 +42,7 @@ class Counts(AnswerModel):
 class DecisionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    approve: bool = Field(description="For a withdrawal: true marks it paid")
+    approve: StrictBool = Field(description="For a withdrawal: true marks it paid")
     reason: str = Field(default="", max_length=REASON_MAX * 2, description="Required to reject")
     transaction_id: str = Field(
         default="",

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field, WithJsonSchema
 from cycling_site.api.answers import Answer, AnswerModel
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
-from cycling_site.api.rules import requires, text
+from cycling_site.api.rules import NO_NUL, NOT_BLANK, requires, text
 from cycling_site.messages import pre_verification as msg
 from cycling_site.services import pre_verification
 from cycling_site.services.pre_verification import LINK_MAX, MESSAGE_MAX, Form
@@ -49,10 +49,18 @@ class VerificationIn(BaseModel):
         default="",
         max_length=LINK_MAX * 2,
         description="An unlisted video-site link",
-        json_schema_extra=text(1, LINK_MAX, pattern=r"^\s*https?://[^\s/?#@:]+(?:[/?#][^\s]*)?\s*$"),
+        json_schema_extra=text(1, LINK_MAX, pattern=r"^\s*https?://[^\s/?#@:\x00]+(?:[/?#][^\s\x00]*)?\s*$"),
     )
-    stravaLink: str = Field(default="", max_length=LINK_MAX * 2, json_schema_extra=text(1, LINK_MAX))
-    message: str = Field(default="", max_length=MESSAGE_MAX * 2, json_schema_extra={"maxLength": MESSAGE_MAX})
+    stravaLink: str = Field(
+        default="",
+        max_length=LINK_MAX * 2,
+        json_schema_extra={"minLength": 1, "maxLength": LINK_MAX, "pattern": NOT_BLANK},
+    )
+    message: str = Field(
+        default="",
+        max_length=MESSAGE_MAX * 2,
+        json_schema_extra={"maxLength": MESSAGE_MAX, "pattern": NO_NUL},
+    )
 
 
 class Submitted(AnswerModel):

@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Request, UploadFile
 from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, Field, WithJsonSchema
+from pydantic import BaseModel, Field, StrictBool, StrictFloat, StrictInt, WithJsonSchema
 from sqlmodel import Session
 
 from cycling_site.api.answers import AnswerWithMessage, Message, UserProfile, Verified
@@ -21,7 +21,7 @@ from cycling_site.services.codes import CodeError
 router = APIRouter(prefix="/auth", tags=["profile"])
 
 SHORT = 300
-Number = int | float | str | None
+Number = StrictInt | StrictFloat | str | None
 ProfileAnswer = AnswerWithMessage[UserProfile]
 
 
@@ -36,7 +36,7 @@ class ProfileIn(BaseModel):
     gender: Annotated[Number, WithJsonSchema({"type": "integer", **GENDER})] = None
     weight: Annotated[Number, WithJsonSchema({"type": "number", "description": "kg", **WEIGHT})] = None
     height: Annotated[Number, WithJsonSchema({"type": "number", "description": "cm", **HEIGHT})] = None
-    IsAllowedToSendMarketingEmails: bool = False
+    IsAllowedToSendMarketingEmails: StrictBool = False
     dob: Annotated[
         str | None,
         WithJsonSchema({"type": "string", "format": "date"}),
@@ -81,11 +81,9 @@ def update_profile(body: ProfileIn, account: CurrentAccount, session: DB) -> Pro
 
 
 @router.post("/avatar", responses=documented(400, 401, 403, 413, 503))
-async def upload_avatar(
-    account: CurrentAccount, session: DB, avatar: UploadFile | None = None
-) -> ProfileAnswer:
+async def upload_avatar(account: CurrentAccount, session: DB, avatar: UploadFile) -> ProfileAnswer:
     """Multipart field `avatar`; checked by content, never by its name or declared type."""
-    data = await avatar.read(profile.AVATAR_MAX_BYTES + 1) if avatar else b""
+    data = await avatar.read(profile.AVATAR_MAX_BYTES + 1)
     updated = profile.store_avatar(session, account, data)
     return ProfileAnswer(message=msg.AVATAR_UPDATED, data=_user(session, updated))
 
@@ -150,7 +148,7 @@ def delete_account(account: CurrentAccount, token: SentToken, session: DB) -> Me
 @router.get(
     "/verify-delete-user/{code}",
     response_model=AnswerWithMessage[Verified],
-    responses=documented(400, 503),
+    responses=documented(400, 404, 503),
 )
 def verify_delete_user(code: str, session: DB) -> AnswerWithMessage[Verified] | JSONResponse:
     """A code that cannot be used answers 400 with data.verified false (the page reads it)."""

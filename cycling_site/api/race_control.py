@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from cycling_site.api.answers import Answer, AnswerModel, Message
 from cycling_site.api.deps import DB, CurrentAccount
@@ -65,7 +65,7 @@ class ItemOut(AnswerModel):
 class DecisionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    approve: bool
+    approve: StrictBool
     reason: str = Field(default="", max_length=REASON_MAX * 2, description="Required to reject")
     category_id: int | None = Field(default=None, ge=1, le=4, description="Pre-verification approvals only")
 

@@ -20,6 +20,16 @@ def at_least(characters: int) -> str:
     return rf"^(?:{_SKIPPED}*{_KEPT}){{{characters}}}"
 
 
+# A message keeps line breaks and tabs, turns other spaces into " " and drops the other control characters.
+_DROPPED = r"\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f"
+
+
+def lines_at_least(characters: int) -> str:
+    """A pattern for a message (of two characters or more) that, with its control characters dropped and its
+    ends trimmed, still has this many characters: spaces between words count."""
+    return rf"{_KEPT}(?:[{_DROPPED}]*[^{_DROPPED}]){{{characters - 2}}}[\s\S]*{_KEPT}"
+
+
 def text(minimum: int = 1, maximum: int | None = None, **schema: Any) -> dict[str, Any]:
     """Text the rules require: `minimum` characters that count, at most `maximum` in all."""
     rules: dict[str, Any] = {"minLength": minimum, "pattern": at_least(minimum), **schema}
@@ -27,6 +37,11 @@ def text(minimum: int = 1, maximum: int | None = None, **schema: Any) -> dict[st
         rules["maxLength"] = maximum
     return rules
 
+
+# Text without a NUL (which cannot reach PostgreSQL, so the rules refuse it); and such text that is not blank
+# once trimmed.
+NO_NUL = r"^[^\x00]*$"
+NOT_BLANK = r"^[^\x00]*[^\s\x00][^\x00]*$"
 
 EMAIL = {"format": "email", "minLength": 3, "maxLength": EMAIL_MAX}
 

@@ -10,12 +10,12 @@ from typing import Literal
 
 import pycountry
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from cycling_site.api.answers import CONSTANTS_SENT, AnswerModel, AnswerWithMessage, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
-from cycling_site.api.rules import requires, text
+from cycling_site.api.rules import NOT_BLANK, requires, text
 from cycling_site.messages import teams as msg
 from cycling_site.models.teams import DESCRIPTION_MAX, NAME_MAX
 from cycling_site.services import teams
@@ -63,7 +63,7 @@ class CreateTeamIn(BaseModel):
         default="",
         max_length=NAME_MAX * 4,
         description=f"1 to {NAME_MAX} characters",
-        json_schema_extra=text(1, NAME_MAX, pattern=r"^[^\x00]*[^\s\x00][^\x00]*$"),
+        json_schema_extra=text(1, NAME_MAX, pattern=NOT_BLANK),
     )
     teamDescription: str = Field(
         default="", max_length=DESCRIPTION_MAX * 2, json_schema_extra={"maxLength": DESCRIPTION_MAX}
@@ -74,7 +74,7 @@ class CreateTeamIn(BaseModel):
         description="ISO 3166 alpha-2; empty for none",
         json_schema_extra={"enum": ["", *sorted(country.alpha_2 for country in pycountry.countries)]},
     )
-    isPublic: bool = Field(default=True, description="Listed and open for every rider to join")
+    isPublic: StrictBool = Field(default=True, description="Listed and open for every rider to join")
 
 
 class TeamIdIn(BaseModel):

@@ -3,7 +3,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from cycling_site.api.answers import Answer, AnswerModel, AnswerWithMessage, Key, Message, Verified
 from cycling_site.api.auth import PASSWORD
@@ -20,7 +20,7 @@ SHORT = 300
 
 class CodeIn(BaseModel):
     code: str = Field(max_length=SHORT)
-    isKid: bool = False
+    isKid: StrictBool = False
 
 
 OTP = {"pattern": r"^\s*[0-9]{6}\s*$"}
@@ -61,7 +61,7 @@ class ChildIn(BaseModel):
 
 class DecisionIn(BaseModel):
     code: str = Field(max_length=SHORT)
-    approve: bool
+    approve: StrictBool
 
 
 class ResetIn(BaseModel):
@@ -130,7 +130,7 @@ def check_parental_approval(body: ChildIn, session: DB) -> Answer[Approval]:
     return Answer[Approval](data=Approval(approved=parental_consent.is_approved(session, body.childUserId)))
 
 
-@router.get("/parental-approval/{code}", responses=documented(400, 503))
+@router.get("/parental-approval/{code}", responses=documented(400, 404, 503))
 def parental_approval_review(code: str, session: DB) -> Answer[ConsentReview]:
     request = parental_consent.review(session, code)
     review = ConsentReview(

@@ -14,7 +14,7 @@ from starlette.datastructures import UploadFile
 from cycling_site.api.answers import CONSTANTS_SENT, Answer, AnswerModel, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
-from cycling_site.api.rules import EMAIL
+from cycling_site.api.rules import EMAIL, requires
 from cycling_site.messages import wallet as msg
 from cycling_site.services import rider_files, wallet, wallet_verification
 from cycling_site.services.wallet_verification import MAX_SCREENSHOTS, Upload, VerificationForm
@@ -122,7 +122,7 @@ class Withdrawn(Message):
 
 
 class PhoneOtpIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = requires("phone_number", extra="forbid")
 
     phone_number: str = Field(
         default="", max_length=60, examples=["50 123 4567"], json_schema_extra={"pattern": "[0-9]"}
@@ -136,7 +136,7 @@ class PhoneOtpIn(BaseModel):
 
 
 class EmailOtpIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = requires("email", extra="forbid")
 
     email: str = Field(default="", max_length=500, json_schema_extra=EMAIL)
 
@@ -210,9 +210,9 @@ def _verify_form() -> dict[str, Any]:
         "type": "object",
         "properties": {
             "binance_email": {"type": "string", "format": "email"},
-            "phone_number": {"type": "string", "examples": ["50 123 4567"]},
+            "phone_number": {"type": "string", "pattern": "[0-9]", "examples": ["50 123 4567"]},
             "country": {"type": "string", "default": "AE", "description": "ISO alpha-2 of the phone"},
-            "wallet_address": {"type": "string", "description": "A Bitcoin address"},
+            "wallet_address": {"type": "string", "pattern": r"\S", "description": "A Bitcoin address"},
             "phone_otp": {"type": "string", "pattern": "^[0-9]{6}$"},
             "email_otp": {"type": "string", "pattern": "^[0-9]{6}$"},
             "passport_proof": {**image, "description": "JPEG or PNG, up to 5 MB, checked by its content"},
@@ -223,7 +223,7 @@ def _verify_form() -> dict[str, Any]:
                 "maxItems": MAX_SCREENSHOTS,
                 "description": "1 to 5 JPEG or PNG images, up to 5 MB each",
             },
-            "terms_accepted": {"type": "boolean"},
+            "terms_accepted": {"type": "boolean", "const": True},
         },
         "required": [
             "binance_email",
