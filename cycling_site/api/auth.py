@@ -27,9 +27,11 @@ SHORT = 300
 TOKEN = 4096
 
 
-# The name rule (services.accounts.NAME_PATTERN) on the trimmed name: at least one character besides spaces.
+# The name rule (services.accounts.NAME_PATTERN) on the trimmed name: 1 to NAME_MAX characters, the first and
+# the last not a space.
 NAME_CHARACTERS = r"A-Za-z0-9_\-.\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F"
-NAME = {"maxLength": accounts.NAME_MAX, "pattern": rf"^ *[{NAME_CHARACTERS}][ {NAME_CHARACTERS}]*$"}
+_NAME_END = f"[{NAME_CHARACTERS}]"
+NAME = {"pattern": rf"^\s*{_NAME_END}(?:[ {NAME_CHARACTERS}]{{0,{accounts.NAME_MAX - 2}}}{_NAME_END})?\s*$"}
 PASSWORD = {"minLength": accounts.PASSWORD_MIN, "maxLength": accounts.PASSWORD_MAX}
 HUMAN_CHECK = {"minLength": 1}
 

@@ -67,6 +67,7 @@ BUSINESS_RULE_REFUSALS = {
     registration_msg.OTP_WRONG,  # not the code sent to that phone
     connections_msg.UNKNOWN_NETWORK,  # a staff-only app, offered by the account's role
     teams_msg.NAME_TAKEN,  # another team's name
+    pre_verification_msg.ALREADY_SUBMITTED,  # one submission at a time
     accounts_msg.CURRENT_PASSWORD_WRONG,
     accounts_msg.PASSWORD_MISMATCH,  # JSON Schema cannot say that two fields are equal
     accounts_msg.AVATAR_NONE,
