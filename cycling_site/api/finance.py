@@ -95,7 +95,7 @@ def credit_prize(body: PrizeIn, session: DB, account: Officer) -> Message:
     return Message(message=msg.PRIZE_CREDITED.format(amount=wallet.btc_text(credit.amount), rider=name))
 
 
-@router.get("/{kind}", responses=documented(400, 401, 403, 503))
+@router.get("/{kind}", responses=documented(400, 401, 403, 404, 503))
 def items(kind: Kind, session: DB, account: Officer, status: Status = "pending") -> Answer[list[ItemOut]]:
     found = finance.items(session, account, kind, status)
     return Answer[list[ItemOut]](data=[ItemOut.model_validate(item) for item in found])

@@ -75,7 +75,7 @@ def queues(session: DB, account: Reviewer) -> Answer[Counts]:
     return Answer[Counts](data=Counts(pending=review_queues.pending_counts(session, account)))
 
 
-@router.get("/{kind}", responses=documented(400, 401, 403, 503))
+@router.get("/{kind}", responses=documented(400, 401, 403, 404, 503))
 def items(kind: Kind, session: DB, account: Reviewer, status: Status = "pending") -> Answer[list[ItemOut]]:
     found = review_queues.items(session, account, kind, status)
     return Answer[list[ItemOut]](data=[ItemOut.model_validate(item) for item in found])
