@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from cycling_site.api.answers import CONSTANTS_SENT, Answer, AnswerModel, AnswerWithMessage, Link, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
-from cycling_site.api.rules import requires, text
+from cycling_site.api.rules import requires, trimmed
 from cycling_site.messages import connections as msg
 from cycling_site.models import Connection
 from cycling_site.services import connections
@@ -66,7 +66,7 @@ class RemoveIn(BaseModel):
 class XertIn(BaseModel):
     model_config = requires("username", "password")
 
-    username: str = Field(default="", max_length=SHORT, json_schema_extra=text(1, XERT_FIELD_MAX))
+    username: str = Field(default="", max_length=SHORT, json_schema_extra=trimmed(XERT_FIELD_MAX))
     password: str = Field(
         default="", max_length=SHORT, json_schema_extra={"minLength": 1, "maxLength": XERT_FIELD_MAX}
     )

@@ -21,7 +21,7 @@ LONG = 20_000
 class ContactIn(BaseModel):
     model_config = requires("name", "email", "message")
 
-    name: str = Field(default="", max_length=SHORT, json_schema_extra=text(1, contact.NAME_MAX))
+    name: str = Field(default="", max_length=SHORT, json_schema_extra=text(contact.NAME_MAX))
     phone: str | None = Field(
         default=None,
         max_length=SHORT,

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field, WithJsonSchema
 from cycling_site.api.answers import Answer, AnswerModel
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
-from cycling_site.api.rules import NO_NUL, NOT_BLANK, requires, text
+from cycling_site.api.rules import NO_NUL, requires, text, trimmed
 from cycling_site.messages import pre_verification as msg
 from cycling_site.services import pre_verification
 from cycling_site.services.pre_verification import LINK_MAX, MESSAGE_MAX, Form
@@ -49,12 +49,12 @@ class VerificationIn(BaseModel):
         default="",
         max_length=LINK_MAX * 2,
         description="An unlisted video-site link",
-        json_schema_extra=text(1, LINK_MAX, pattern=r"^\s*https?://[^\s/?#@:\x00]+(?:[/?#][^\s\x00]*)?\s*$"),
+        json_schema_extra=text(LINK_MAX, pattern=r"^\s*https?://[^\s/?#@:\x00]+(?:[/?#][^\s\x00]*)?\s*$"),
     )
     stravaLink: str = Field(
         default="",
         max_length=LINK_MAX * 2,
-        json_schema_extra={"minLength": 1, "maxLength": LINK_MAX, "pattern": NOT_BLANK},
+        json_schema_extra=trimmed(LINK_MAX),
     )
     message: str = Field(
         default="",

@@ -9,15 +9,9 @@ from typing import Any
 
 from pydantic import ConfigDict
 
-# Control characters are dropped and spaces trimmed before the rules count characters.
-_SKIPPED = r"[\s\x00-\x1f\x7f-\x9f]"
+# A character the cleaning rules keep and count: neither a space nor a control character.
 _KEPT = r"[^\s\x00-\x1f\x7f-\x9f]"
 EMAIL_MAX = 254
-
-
-def at_least(characters: int) -> str:
-    """A pattern for text with at least this many characters that are not spaces or control characters."""
-    return rf"^(?:{_SKIPPED}*{_KEPT}){{{characters}}}"
 
 
 # A message keeps line breaks and tabs, turns other spaces into " " and drops the other control characters.
@@ -30,12 +24,14 @@ def lines_at_least(characters: int) -> str:
     return rf"{_KEPT}(?:[{_DROPPED}]*[^{_DROPPED}]){{{characters - 2}}}[\s\S]*{_KEPT}"
 
 
-def text(minimum: int = 1, maximum: int | None = None, **schema: Any) -> dict[str, Any]:
-    """Text the rules require: `minimum` characters that count, at most `maximum` in all."""
-    rules: dict[str, Any] = {"minLength": minimum, "pattern": at_least(minimum), **schema}
-    if maximum is not None:
-        rules["maxLength"] = maximum
-    return rules
+def text(maximum: int, **schema: Any) -> dict[str, Any]:
+    """Text the cleaning rules require: a character they keep, at most `maximum` characters as sent."""
+    return {"minLength": 1, "maxLength": maximum, "pattern": _KEPT, **schema}
+
+
+def trimmed(maximum: int) -> dict[str, Any]:
+    """Text the trimming rules require: 1 to `maximum` characters once its ends are trimmed, and no NUL."""
+    return {"minLength": 1, "pattern": rf"^\s*[^\s\x00](?:[^\x00]{{0,{maximum - 2}}}[^\s\x00])?\s*$"}
 
 
 # Text without a NUL (which cannot reach PostgreSQL, so the rules refuse it); and such text that is not blank

@@ -63,7 +63,7 @@ class CreateTeamIn(BaseModel):
         default="",
         max_length=NAME_MAX * 4,
         description=f"1 to {NAME_MAX} characters",
-        json_schema_extra=text(1, NAME_MAX, pattern=NOT_BLANK),
+        json_schema_extra=text(NAME_MAX, pattern=NOT_BLANK),
     )
     teamDescription: str = Field(
         default="", max_length=DESCRIPTION_MAX * 2, json_schema_extra={"maxLength": DESCRIPTION_MAX}
