@@ -16,7 +16,7 @@ from cycling_site.api.answers import (
 )
 from cycling_site.api.deps import DB, OPTIONAL_SESSION, CurrentAccount, SentToken
 from cycling_site.api.errors import documented
-from cycling_site.api.rules import EMAIL, requires
+from cycling_site.api.rules import EMAIL, Whole, requires
 from cycling_site.messages import accounts as msg
 from cycling_site.services import accounts, countries, parental_consent, teams
 from cycling_site.services.accounts import RegistrationForm
@@ -65,12 +65,12 @@ class RegisterIn(BaseModel):
     dob: Annotated[date | None, WithJsonSchema({"type": "string", "format": "date"})] = Field(
         default=None, description="From 1900 to the age of 6 today"
     )
-    country: int = Field(
+    country: Whole = Field(
         default_factory=countries.default_country_id,
         description="ISO 3166 numeric",
         json_schema_extra=COUNTRY,
     )
-    gender: int = Field(default=0, json_schema_extra=GENDER)
+    gender: Whole = Field(default=0, json_schema_extra=GENDER)
     weight: Annotated[float | None, WithJsonSchema({"type": "number", "description": "kg", **WEIGHT})] = None
     height: Annotated[float | None, WithJsonSchema({"type": "number", "description": "cm", **HEIGHT})] = None
     consent: StrictBool = Field(

@@ -15,6 +15,7 @@ from cycling_site.api.answers import Answer, AnswerModel, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
 from cycling_site.api.race_control import ItemOut
+from cycling_site.api.rules import Whole
 from cycling_site.messages import race_control as race_control_msg
 from cycling_site.messages import wallet as msg
 from cycling_site.models import Account
@@ -69,8 +70,8 @@ class PrizeEvent(AnswerModel):
 class PrizeIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    event_id: int = Field(ge=1)
-    account_id: int = Field(ge=1)
+    event_id: Whole = Field(ge=1)
+    account_id: Whole = Field(ge=1)
     amount: str = Field(max_length=wallet.AMOUNT_TEXT_MAX * 2, description="BTC, at most 6 decimals")
 
 

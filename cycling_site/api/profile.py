@@ -54,6 +54,9 @@ class ChangePasswordIn(BaseModel):
 
 
 def _text(value: Number) -> str:
+    """The form's text of a number: 4.0 is the integer 4 (country and gender are read as integers)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
     return "" if value is None else str(value)
 
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from cycling_site.api.answers import Answer, AnswerModel, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import whole
 from cycling_site.messages import race_control as msg
 from cycling_site.models import Account
 from cycling_site.services import race_control, review_queues
@@ -67,7 +68,7 @@ class DecisionIn(BaseModel):
 
     approve: StrictBool
     reason: str = Field(default="", max_length=REASON_MAX * 2, description="Required to reject")
-    category_id: int | None = Field(default=None, ge=1, le=4, description="Pre-verification approvals only")
+    category_id: whole(ge=1, le=4) | None = Field(default=None, description="Pre-verification approvals only")
 
 
 @router.get("/queues", responses=documented(401, 403, 503))

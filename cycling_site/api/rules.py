@@ -5,9 +5,10 @@ text): these only document the same rules in /api/openapi.json. What no schema c
 date of birth on today's date, a phone number valid for its country) stays with the services alone.
 """
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import ConfigDict
+from pydantic import BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 # A character the cleaning rules keep and count: neither a space nor a control character.
 _KEPT = r"[^\s\x00-\x1f\x7f-\x9f]"
@@ -46,3 +47,19 @@ def requires(*fields: str, **config: Any) -> ConfigDict:
     """A model whose fields have defaults (so the services answer an empty one with its own message) but are
     required by the rules: the schema lists them as required."""
     return ConfigDict(json_schema_extra={"required": list(fields)}, **config)
+
+
+def _not_a_boolean(value: Any) -> Any:
+    """JSON's true and false are no numbers, though pydantic's lax mode reads them as 1 and 0."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+def whole(**limits: int) -> Any:
+    """An integer as JSON Schema has it (3 and 3.0, never true) within `limits` (ge, le): inside the type, so
+    that the schema of an optional one still says minimum and maximum."""
+    return Annotated[int, Field(**limits), BeforeValidator(_not_a_boolean)]
+
+
+Whole = whole()

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from cycling_site.api.answers import CONSTANTS_SENT, AnswerModel, AnswerWithMessage, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
-from cycling_site.api.rules import NOT_BLANK, requires, text
+from cycling_site.api.rules import NOT_BLANK, Whole, requires, text
 from cycling_site.messages import teams as msg
 from cycling_site.models.teams import DESCRIPTION_MAX, NAME_MAX
 from cycling_site.services import teams
@@ -52,8 +52,8 @@ class RiderTeamsIn(BaseModel):
     ownTeams: Literal["true", "false"] = Field(
         default="false", description='"true": the teams the rider owns; "false": the teams the rider joined'
     )
-    page: int = Field(default=1, ge=1, le=teams.PAGE_MAX)
-    limit: int = Field(default=teams.PER_PAGE, ge=1, le=teams.PER_PAGE_MAX)
+    page: Whole = Field(default=1, ge=1, le=teams.PAGE_MAX)
+    limit: Whole = Field(default=teams.PER_PAGE, ge=1, le=teams.PER_PAGE_MAX)
 
 
 class CreateTeamIn(BaseModel):
@@ -80,7 +80,7 @@ class CreateTeamIn(BaseModel):
 class TeamIdIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    teamId: int = Field(ge=1, lt=teams.ID_MAX)
+    teamId: Whole = Field(ge=1, lt=teams.ID_MAX)
 
 
 def _page(found: TeamPage) -> TeamsOut:

@@ -9,7 +9,7 @@ from cycling_site.api.answers import Answer, AnswerModel, AnswerWithMessage, Key
 from cycling_site.api.auth import PASSWORD
 from cycling_site.api.deps import DB
 from cycling_site.api.errors import documented
-from cycling_site.api.rules import EMAIL, requires
+from cycling_site.api.rules import EMAIL, Whole, requires
 from cycling_site.messages import accounts as msg
 from cycling_site.services import parental_consent, passwords, verification
 
@@ -52,7 +52,7 @@ ConsentHandle = Annotated[
 class ConsentIn(BaseModel):
     parentEmail: str = Field(max_length=SHORT, json_schema_extra=EMAIL)
     childUserId: ConsentHandle
-    userAge: int | None = None
+    userAge: Whole | None = None
 
 
 class ChildIn(BaseModel):

@@ -14,7 +14,7 @@ from starlette.datastructures import UploadFile
 from cycling_site.api.answers import CONSTANTS_SENT, Answer, AnswerModel, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
-from cycling_site.api.rules import EMAIL, requires
+from cycling_site.api.rules import EMAIL, Whole, requires
 from cycling_site.messages import wallet as msg
 from cycling_site.services import rider_files, wallet, wallet_verification
 from cycling_site.services.wallet_verification import MAX_SCREENSHOTS, Upload, VerificationForm
@@ -58,8 +58,8 @@ class WalletOut(AnswerModel):
 class TransactionsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    page: int = Field(default=1, ge=1, le=100_000)
-    perPage: int = Field(default=wallet.PER_PAGE, ge=1, le=wallet.PER_PAGE_MAX)
+    page: Whole = Field(default=1, ge=1, le=100_000)
+    perPage: Whole = Field(default=wallet.PER_PAGE, ge=1, le=wallet.PER_PAGE_MAX)
     search: str = Field(default="", max_length=wallet.SEARCH_MAX * 2)
 
 
