@@ -1,10 +1,10 @@
 """Sign-in, sign-out, sign-up and profile (spec 1 section 7, spec 2 section 7)."""
 
 from datetime import date
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, WithJsonSchema
 
 from cycling_site.api.answers import (
     CONSTANTS_SENT,
@@ -16,6 +16,7 @@ from cycling_site.api.answers import (
 )
 from cycling_site.api.deps import DB, OPTIONAL_SESSION, CurrentAccount, SentToken
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import EMAIL, Whole, requires
 from cycling_site.messages import accounts as msg
 from cycling_site.services import accounts, countries, parental_consent, teams
 from cycling_site.services.accounts import RegistrationForm
@@ -26,26 +27,59 @@ SHORT = 300
 TOKEN = 4096
 
 
+# The name rule (services.accounts.NAME_PATTERN) on the trimmed name: 1 to NAME_MAX characters, the first and
+# the last not a space.
+NAME_CHARACTERS = r"A-Za-z0-9_\-.\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F"
+_NAME_END = f"[{NAME_CHARACTERS}]"
+NAME = {"pattern": rf"^\s*{_NAME_END}(?:[ {NAME_CHARACTERS}]{{0,{accounts.NAME_MAX - 2}}}{_NAME_END})?\s*$"}
+PASSWORD = {"minLength": accounts.PASSWORD_MIN, "maxLength": accounts.PASSWORD_MAX}
+HUMAN_CHECK = {"minLength": 1}
+
+
 class LoginIn(BaseModel):
-    email: str = Field(max_length=SHORT)
-    password: str = Field(max_length=SHORT)
-    remember: bool = True
-    token: str | None = Field(default=None, max_length=TOKEN, description="ALTCHA payload")
+    model_config = requires("email", "password", "token")
+
+    email: str = Field(max_length=SHORT, json_schema_extra=EMAIL)
+    password: str = Field(max_length=SHORT, json_schema_extra=PASSWORD)
+    remember: StrictBool = True
+    token: str | None = Field(
+        default=None, max_length=TOKEN, description="ALTCHA payload", json_schema_extra=HUMAN_CHECK
+    )
+
+
+COUNTRY = {"enum": [country_id for country_id, _name in countries.countries()]}
+GENDER = {"enum": list(accounts.GENDERS)}
+WEIGHT = {"minimum": accounts.WEIGHT_MIN, "maximum": accounts.WEIGHT_MAX}
+HEIGHT = {"minimum": accounts.HEIGHT_MIN, "maximum": accounts.HEIGHT_MAX}
 
 
 class RegisterIn(BaseModel):
-    firstname: str = Field(default="", max_length=SHORT)
-    lastname: str = Field(default="", max_length=SHORT)
-    email: str = Field(default="", max_length=SHORT)
-    password: str = Field(default="", max_length=SHORT)
-    dob: date | None = None
-    country: int = Field(default_factory=countries.default_country_id, description="ISO 3166 numeric")
-    gender: int = 0
-    weight: float | None = None
-    height: float | None = None
-    consent: bool = False
-    IsAllowedToSendMarketingEmails: bool = False
-    token: str | None = Field(default=None, max_length=TOKEN, description="ALTCHA payload")
+    model_config = requires(
+        "firstname", "lastname", "email", "password", "dob", "weight", "height", "consent", "token"
+    )
+
+    firstname: str = Field(default="", max_length=SHORT, json_schema_extra=NAME)
+    lastname: str = Field(default="", max_length=SHORT, json_schema_extra=NAME)
+    email: str = Field(default="", max_length=SHORT, json_schema_extra=EMAIL)
+    password: str = Field(default="", max_length=SHORT, json_schema_extra=PASSWORD)
+    dob: Annotated[date | None, WithJsonSchema({"type": "string", "format": "date"})] = Field(
+        default=None, description="From 1900 to the age of 6 today"
+    )
+    country: Whole = Field(
+        default_factory=countries.default_country_id,
+        description="ISO 3166 numeric",
+        json_schema_extra=COUNTRY,
+    )
+    gender: Whole = Field(default=0, json_schema_extra=GENDER)
+    weight: Annotated[float | None, WithJsonSchema({"type": "number", "description": "kg", **WEIGHT})] = None
+    height: Annotated[float | None, WithJsonSchema({"type": "number", "description": "cm", **HEIGHT})] = None
+    consent: StrictBool = Field(
+        default=False, description="The terms must be accepted", json_schema_extra={"const": True}
+    )
+    IsAllowedToSendMarketingEmails: StrictBool = False
+    token: str | None = Field(
+        default=None, max_length=TOKEN, description="ALTCHA payload", json_schema_extra=HUMAN_CHECK
+    )
 
 
 class ConsentNeeded(AnswerModel):

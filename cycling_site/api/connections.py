@@ -4,15 +4,17 @@ remove_connection): list, connect through OAuth, link Xert, disconnect."""
 from typing import Literal
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from cycling_site.api.answers import CONSTANTS_SENT, Answer, AnswerModel, AnswerWithMessage, Link, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import requires, trimmed
 from cycling_site.messages import connections as msg
 from cycling_site.models import Connection
 from cycling_site.services import connections
-from cycling_site.services.connections import NETWORK_NAMES, NetworkStatus
+from cycling_site.services.connections import NETWORK_NAMES, TERMS_PAGES, XERT_FIELD_MAX, NetworkStatus
+from cycling_site.settings import PASSWORD_GRANT_NETWORKS
 
 router = APIRouter(tags=["connections"])
 
@@ -20,9 +22,29 @@ SHORT = 300
 LONG = 4000
 
 
+def _terms_accepted_for_terms_pages() -> list[dict]:
+    """An app with a terms page (AnalogX) is linked only with its terms accepted."""
+    return [
+        {
+            "if": {"properties": {"network": {"const": network}}, "required": ["network"]},
+            "then": {"properties": {"terms_accepted": {"const": True}}, "required": ["terms_accepted"]},
+        }
+        for network in TERMS_PAGES
+    ]
+
+
 class NetworkIn(BaseModel):
-    network: str = Field(default="", max_length=SHORT)
-    terms_accepted: bool = Field(
+    model_config = ConfigDict(
+        json_schema_extra={"required": ["network"], "allOf": _terms_accepted_for_terms_pages()}
+    )
+
+    network: str = Field(
+        default="",
+        max_length=SHORT,
+        description="An app linked through OAuth (staff-only apps only for staff)",
+        json_schema_extra={"enum": [name for name in NETWORK_NAMES if name not in PASSWORD_GRANT_NETWORKS]},
+    )
+    terms_accepted: StrictBool = Field(
         default=False, description="The rider accepted the app's terms page (required for AnalogX)"
     )
 
@@ -42,8 +64,12 @@ class RemoveIn(BaseModel):
 
 
 class XertIn(BaseModel):
-    username: str = Field(default="", max_length=SHORT)
-    password: str = Field(default="", max_length=SHORT)
+    model_config = requires("username", "password")
+
+    username: str = Field(default="", max_length=SHORT, json_schema_extra=trimmed(XERT_FIELD_MAX))
+    password: str = Field(
+        default="", max_length=SHORT, json_schema_extra={"minLength": 1, "maxLength": XERT_FIELD_MAX}
+    )
 
 
 class ConnectionStatus(AnswerModel):

@@ -6,6 +6,7 @@ from pydantic import BaseModel, Field
 from cycling_site.api.answers import Message
 from cycling_site.api.deps import DB
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import EMAIL, lines_at_least, requires, text
 from cycling_site.messages import contact as msg
 from cycling_site.services import contact
 from cycling_site.services.contact import ContactForm
@@ -18,14 +19,31 @@ LONG = 20_000
 
 
 class ContactIn(BaseModel):
-    name: str = Field(default="", max_length=SHORT)
-    phone: str | None = Field(default=None, max_length=SHORT)
-    email: str = Field(default="", max_length=SHORT)
-    message: str = Field(default="", max_length=LONG)
+    model_config = requires("name", "email", "message")
+
+    name: str = Field(default="", max_length=SHORT, json_schema_extra=text(contact.NAME_MAX))
+    phone: str | None = Field(
+        default=None,
+        max_length=SHORT,
+        description="Optional; a real number (UAE numbers without their dial code)",
+        json_schema_extra={"maxLength": contact.PHONE_MAX},
+    )
+    email: str = Field(default="", max_length=SHORT, json_schema_extra=EMAIL)
+    message: str = Field(
+        default="",
+        max_length=LONG,
+        json_schema_extra={
+            "minLength": contact.MESSAGE_MIN,
+            "maxLength": contact.MESSAGE_MAX,
+            "pattern": lines_at_least(contact.MESSAGE_MIN),
+        },
+    )
 
 
 class SubscribeIn(BaseModel):
-    email: str = Field(default="", max_length=SHORT)
+    model_config = requires("email")
+
+    email: str = Field(default="", max_length=SHORT, json_schema_extra=EMAIL)
 
 
 def _client_address(request: Request) -> str:

@@ -9,12 +9,13 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from cycling_site.api.answers import Answer, AnswerModel, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
 from cycling_site.api.race_control import ItemOut
+from cycling_site.api.rules import Whole
 from cycling_site.messages import race_control as race_control_msg
 from cycling_site.messages import wallet as msg
 from cycling_site.models import Account
@@ -42,7 +43,7 @@ class Counts(AnswerModel):
 class DecisionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    approve: bool = Field(description="For a withdrawal: true marks it paid")
+    approve: StrictBool = Field(description="For a withdrawal: true marks it paid")
     reason: str = Field(default="", max_length=REASON_MAX * 2, description="Required to reject")
     transaction_id: str = Field(
         default="",
@@ -70,8 +71,8 @@ class PrizeEvent(AnswerModel):
 class PrizeIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    event_id: int = Field(ge=1)
-    account_id: int = Field(ge=1)
+    event_id: Whole = Field(ge=1)
+    account_id: Whole = Field(ge=1)
     amount: str = Field(max_length=wallet.AMOUNT_TEXT_MAX * 2, description="BTC, at most 6 decimals")
 
 
@@ -96,7 +97,7 @@ def credit_prize(body: PrizeIn, session: DB, account: Officer) -> Message:
     return Message(message=msg.PRIZE_CREDITED.format(amount=wallet.btc_text(credit.amount), rider=name))
 
 
-@router.get("/{kind}", responses=documented(400, 401, 403, 503))
+@router.get("/{kind}", responses=documented(400, 401, 403, 404, 503))
 def items(kind: Kind, session: DB, account: Officer, status: Status = "pending") -> Answer[list[ItemOut]]:
     found = finance.items(session, account, kind, status)
     return Answer[list[ItemOut]](data=[ItemOut.model_validate(item) for item in found])

@@ -32,6 +32,8 @@ from cycling_site.api.methods import ApiMethods
 from cycling_site.settings import settings
 
 API_PREFIX = "/api"
+# The app's deletion request is under /mobile (spec 2 section 7), beside the API.
+MOBILE_PREFIX = "/mobile"
 
 api = FastAPIOffline(
     title=f"{settings.site_name} API",
@@ -43,7 +45,7 @@ api = FastAPIOffline(
     favicon_url="/favicon.svg",
 )
 install_error_handlers(api)
-api.add_middleware(ApiMethods, router=api.router, prefix=API_PREFIX)
+api.add_middleware(ApiMethods, router=api.router, prefixes=(API_PREFIX, MOBILE_PREFIX))
 api.include_router(auth.router, prefix=API_PREFIX)
 api.include_router(browser_session.router, prefix=API_PREFIX)
 api.include_router(human_check.router, prefix=API_PREFIX)

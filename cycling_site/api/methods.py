@@ -1,10 +1,14 @@
 """HTTP methods on the API's paths, as RFC 9110 has them: OPTIONS answers 204 with the path's methods in
 `Allow`, HEAD answers like GET without its body, and any other method the path does not serve answers 405
-with `Allow`. A path the API does not have answers a JSON 404 rather than falling through to the site.
+with `Allow`. A path the API does not have answers a JSON 404 rather than falling through to the site (whose
+HTML 404 page or plain-text 404 a caller of the API cannot read). So does a path with a control character (a
+`%0A` in a path parameter): no API path has one, and Starlette's patterns, whose `$` matches before a closing
+newline, would otherwise route `/api/events/upcoming%0A` as `/api/events/upcoming`.
 
 CORS preflights never get here: the CORS middleware around the whole site answers them first.
 """
 
+import re
 from re import Pattern
 
 from fastapi.routing import iter_route_contexts
@@ -14,19 +18,22 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from cycling_site.api.errors import error_response
 from cycling_site.messages import site as site_msg
 
+CONTROL_CHARACTER = re.compile(r"[\x00-\x1f\x7f]")
+
 
 def _under(path: str, prefix: str) -> bool:
     return path == prefix or path.startswith(prefix.rstrip("/") + "/")
 
 
 class ApiMethods:
-    """ASGI middleware of the API app: `router` is the app's router, whose routes decide what a path serves.
-    The routes are read on each request, so routes included later (the embedded services) count too."""
+    """ASGI middleware of the API app: `router` is the app's router, whose routes decide what a path serves,
+    under each of `prefixes` (the API's, and the app's /mobile). The routes are read on each request, so
+    routes included later (the embedded services) count too."""
 
-    def __init__(self, app: ASGIApp, router: Router, prefix: str):
+    def __init__(self, app: ASGIApp, router: Router, prefixes: tuple[str, ...]):
         self.app = app
         self.router = router
-        self.prefix = prefix
+        self.prefixes = prefixes
         self._table_of: tuple[tuple[int, ...], list[tuple[Pattern[str], bool, frozenset[str]]]] = ((), [])
 
     def mounted(self, path: str) -> bool:
@@ -60,8 +67,11 @@ class ApiMethods:
         return literal or templated
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not _under(scope["path"], self.prefix):
+        if scope["type"] != "http" or not any(_under(scope["path"], prefix) for prefix in self.prefixes):
             await self.app(scope, receive, send)
+            return
+        if CONTROL_CHARACTER.search(scope["path"]):
+            await error_response(404, site_msg.NOT_FOUND)(scope, receive, send)
             return
         methods = self.methods(scope["path"])
         method = scope["method"]

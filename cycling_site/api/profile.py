@@ -1,13 +1,18 @@
 """The rider's own account: profile update, avatar, password change, deletion (spec 1 and 2 section 7)."""
 
-from fastapi import APIRouter, HTTPException, Request, UploadFile
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, StrictFloat, StrictInt, WithJsonSchema
 from sqlmodel import Session
+from starlette.datastructures import UploadFile
 
 from cycling_site.api.answers import AnswerWithMessage, Message, UserProfile, Verified
+from cycling_site.api.auth import COUNTRY, GENDER, HEIGHT, NAME, PASSWORD, WEIGHT
 from cycling_site.api.deps import DB, CurrentAccount, SentToken
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import requires
 from cycling_site.messages import accounts as msg
 from cycling_site.messages import site as site_msg
 from cycling_site.models import Account
@@ -17,28 +22,41 @@ from cycling_site.services.codes import CodeError
 router = APIRouter(prefix="/auth", tags=["profile"])
 
 SHORT = 300
-Number = int | float | str | None
+Number = StrictInt | StrictFloat | str | None
 ProfileAnswer = AnswerWithMessage[UserProfile]
 
 
 class ProfileIn(BaseModel):
-    firstname: str = Field(default="", max_length=SHORT)
-    lastname: str = Field(default="", max_length=SHORT)
-    country: Number = None
-    gender: Number = None
-    weight: Number = None
-    height: Number = None
-    IsAllowedToSendMarketingEmails: bool = False
-    dob: str | None = Field(default=None, max_length=SHORT, description="YYYY-MM-DD; kid accounts omit it")
+    """Numbers may come as text (the form's fields); the schema gives the numbers the rules accept."""
+
+    model_config = requires("firstname", "lastname", "country", "gender", "weight", "height", "dob")
+
+    firstname: str = Field(default="", max_length=SHORT, json_schema_extra=NAME)
+    lastname: str = Field(default="", max_length=SHORT, json_schema_extra=NAME)
+    country: Annotated[Number, WithJsonSchema({"type": "integer", **COUNTRY})] = None
+    gender: Annotated[Number, WithJsonSchema({"type": "integer", **GENDER})] = None
+    weight: Annotated[Number, WithJsonSchema({"type": "number", "description": "kg", **WEIGHT})] = None
+    height: Annotated[Number, WithJsonSchema({"type": "number", "description": "cm", **HEIGHT})] = None
+    IsAllowedToSendMarketingEmails: StrictBool = False
+    dob: Annotated[
+        str | None,
+        WithJsonSchema({"type": "string", "format": "date"}),
+        Field(max_length=SHORT, description="YYYY-MM-DD, from 1900 to the age of 6 today; a kid's is kept"),
+    ] = None
 
 
 class ChangePasswordIn(BaseModel):
-    current_password: str = Field(default="", max_length=SHORT)
-    password: str = Field(default="", max_length=SHORT)
-    repeatPassword: str = Field(default="", max_length=SHORT)
+    model_config = requires("current_password", "password", "repeatPassword")
+
+    current_password: str = Field(default="", max_length=SHORT, json_schema_extra={"minLength": 1})
+    password: str = Field(default="", max_length=SHORT, json_schema_extra=PASSWORD)
+    repeatPassword: str = Field(default="", max_length=SHORT, description="The same as password")
 
 
 def _text(value: Number) -> str:
+    """The form's text of a number: 4.0 is the integer 4 (country and gender are read as integers)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
     return "" if value is None else str(value)
 
 
@@ -66,12 +84,28 @@ def update_profile(body: ProfileIn, account: CurrentAccount, session: DB) -> Pro
     return ProfileAnswer(message=msg.PROFILE_UPDATED, data=_user(session, updated))
 
 
-@router.post("/avatar", responses=documented(400, 401, 403, 413, 503))
-async def upload_avatar(
-    account: CurrentAccount, session: DB, avatar: UploadFile | None = None
-) -> ProfileAnswer:
+# The form as read below: the image is required, and a missing one answers the spec's message.
+AVATAR_FORM = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "properties": {"avatar": {"type": "string", "format": "binary"}},
+                    "required": ["avatar"],
+                }
+            }
+        },
+    }
+}
+
+
+@router.post("/avatar", openapi_extra=AVATAR_FORM, responses=documented(400, 401, 403, 413, 503))
+async def upload_avatar(request: Request, account: CurrentAccount, session: DB) -> ProfileAnswer:
     """Multipart field `avatar`; checked by content, never by its name or declared type."""
-    data = await avatar.read(profile.AVATAR_MAX_BYTES + 1) if avatar else b""
+    avatar = (await request.form()).get("avatar")
+    data = await avatar.read(profile.AVATAR_MAX_BYTES + 1) if isinstance(avatar, UploadFile) else b""
     updated = profile.store_avatar(session, account, data)
     return ProfileAnswer(message=msg.AVATAR_UPDATED, data=_user(session, updated))
 
@@ -136,7 +170,7 @@ def delete_account(account: CurrentAccount, token: SentToken, session: DB) -> Me
 @router.get(
     "/verify-delete-user/{code}",
     response_model=AnswerWithMessage[Verified],
-    responses=documented(400, 503),
+    responses=documented(400, 404, 503),
 )
 def verify_delete_user(code: str, session: DB) -> AnswerWithMessage[Verified] | JSONResponse:
     """A code that cannot be used answers 400 with data.verified false (the page reads it)."""

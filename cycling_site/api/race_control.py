@@ -9,11 +9,12 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from cycling_site.api.answers import Answer, AnswerModel, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import whole
 from cycling_site.messages import race_control as msg
 from cycling_site.models import Account
 from cycling_site.services import race_control, review_queues
@@ -65,9 +66,9 @@ class ItemOut(AnswerModel):
 class DecisionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    approve: bool
+    approve: StrictBool
     reason: str = Field(default="", max_length=REASON_MAX * 2, description="Required to reject")
-    category_id: int | None = Field(default=None, ge=1, le=4, description="Pre-verification approvals only")
+    category_id: whole(ge=1, le=4) | None = Field(default=None, description="Pre-verification approvals only")
 
 
 @router.get("/queues", responses=documented(401, 403, 503))
@@ -75,7 +76,7 @@ def queues(session: DB, account: Reviewer) -> Answer[Counts]:
     return Answer[Counts](data=Counts(pending=review_queues.pending_counts(session, account)))
 
 
-@router.get("/{kind}", responses=documented(400, 401, 403, 503))
+@router.get("/{kind}", responses=documented(400, 401, 403, 404, 503))
 def items(kind: Kind, session: DB, account: Reviewer, status: Status = "pending") -> Answer[list[ItemOut]]:
     found = review_queues.items(session, account, kind, status)
     return Answer[list[ItemOut]](data=[ItemOut.model_validate(item) for item in found])

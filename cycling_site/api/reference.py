@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from cycling_site.api.answers import Answer, AnswerModel, Message
 from cycling_site.api.deps import DB
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import EMAIL, requires
 from cycling_site.messages import accounts as msg
 from cycling_site.services import accounts, countries, profile, registrations, rider_files
 from cycling_site.services.phone_otp import OTP_TYPES
@@ -58,7 +59,9 @@ class StaticData(AnswerModel):
 
 
 class DeleteRequestIn(BaseModel):
-    email: str = Field(default="", max_length=300)
+    model_config = requires("email")
+
+    email: str = Field(default="", max_length=300, json_schema_extra=EMAIL)
 
 
 @router.get("/countries")

@@ -22,6 +22,7 @@ from cycling_site.api.answers import (
 )
 from cycling_site.api.deps import DB, CurrentAccount, MaybeAccount
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import requires
 from cycling_site.local_time import local
 from cycling_site.messages import registration as msg
 from cycling_site.models.common import utcnow
@@ -46,10 +47,14 @@ class OtpSendIn(BaseModel):
 
 
 class OtpVerifyIn(BaseModel):
+    model_config = requires("key", "otp")
+
     key: Text = ""
     phone: Text = ""
     type: Text = "sms"
-    otp: Text = ""
+    otp: Annotated[
+        Text, Field(description="The code sent", json_schema_extra={"pattern": r"^\s*[0-9]{6,}\s*$"})
+    ] = ""
 
 
 class FileDownloadIn(BaseModel):

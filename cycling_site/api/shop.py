@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from cycling_site.api.answers import Answer, AnswerModel, AnswerWithMessage, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented, error_response
+from cycling_site.api.rules import whole
 from cycling_site.clients import payments
 from cycling_site.messages import shop as msg
 from cycling_site.services import shop
@@ -30,14 +31,14 @@ class ShopIn(BaseModel):
 
 class CheckIn(ShopIn):
     item_id: str = Field(max_length=ID_MAX)
-    item_price: int | None = Field(
-        default=None, ge=0, le=10_000_000, description="The price the client shows"
+    item_price: whole(ge=0, le=10_000_000) | None = Field(
+        default=None, description="The price the client shows"
     )
 
 
 class PurchaseIn(ShopIn):
     item_id: str = Field(max_length=ID_MAX)
-    Type: int | None = Field(default=None, ge=0, le=99, description="The item's type, as the game sends it")
+    Type: whole(ge=0, le=99) | None = Field(default=None, description="The item's type, as the game sends it")
 
 
 class PackageIn(ShopIn):

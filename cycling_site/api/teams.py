@@ -8,12 +8,14 @@ the flag from it), empty when the team has none (the card shows a placeholder)."
 
 from typing import Literal
 
+import pycountry
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from cycling_site.api.answers import CONSTANTS_SENT, AnswerModel, AnswerWithMessage, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import NOT_BLANK, Whole, requires, text
 from cycling_site.messages import teams as msg
 from cycling_site.models.teams import DESCRIPTION_MAX, NAME_MAX
 from cycling_site.services import teams
@@ -50,23 +52,35 @@ class RiderTeamsIn(BaseModel):
     ownTeams: Literal["true", "false"] = Field(
         default="false", description='"true": the teams the rider owns; "false": the teams the rider joined'
     )
-    page: int = Field(default=1, ge=1, le=teams.PAGE_MAX)
-    limit: int = Field(default=teams.PER_PAGE, ge=1, le=teams.PER_PAGE_MAX)
+    page: Whole = Field(default=1, ge=1, le=teams.PAGE_MAX)
+    limit: Whole = Field(default=teams.PER_PAGE, ge=1, le=teams.PER_PAGE_MAX)
 
 
 class CreateTeamIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = requires("teamName", extra="forbid")
 
-    teamName: str = Field(default="", max_length=NAME_MAX * 4, description=f"1 to {NAME_MAX} characters")
-    teamDescription: str = Field(default="", max_length=DESCRIPTION_MAX * 2)
-    country: str = Field(default="", max_length=10, description="ISO 3166 alpha-2; empty for none")
-    isPublic: bool = Field(default=True, description="Listed and open for every rider to join")
+    teamName: str = Field(
+        default="",
+        max_length=NAME_MAX * 4,
+        description=f"1 to {NAME_MAX} characters",
+        json_schema_extra=text(NAME_MAX, pattern=NOT_BLANK),
+    )
+    teamDescription: str = Field(
+        default="", max_length=DESCRIPTION_MAX * 2, json_schema_extra={"maxLength": DESCRIPTION_MAX}
+    )
+    country: str = Field(
+        default="",
+        max_length=10,
+        description="ISO 3166 alpha-2; empty for none",
+        json_schema_extra={"enum": ["", *sorted(country.alpha_2 for country in pycountry.countries)]},
+    )
+    isPublic: StrictBool = Field(default=True, description="Listed and open for every rider to join")
 
 
 class TeamIdIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    teamId: int = Field(ge=1, lt=teams.ID_MAX)
+    teamId: Whole = Field(ge=1, lt=teams.ID_MAX)
 
 
 def _page(found: TeamPage) -> TeamsOut:

@@ -3,11 +3,13 @@
 from typing import Annotated
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from cycling_site.api.answers import Answer, AnswerModel, AnswerWithMessage, Key, Message, Verified
+from cycling_site.api.auth import PASSWORD
 from cycling_site.api.deps import DB
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import EMAIL, Whole, requires
 from cycling_site.messages import accounts as msg
 from cycling_site.services import parental_consent, passwords, verification
 
@@ -18,12 +20,19 @@ SHORT = 300
 
 class CodeIn(BaseModel):
     code: str = Field(max_length=SHORT)
-    isKid: bool = False
+    isKid: StrictBool = False
+
+
+OTP = {"pattern": r"^\s*[0-9]{6}\s*$"}
 
 
 class OtpIn(BaseModel):
+    model_config = requires("key", "otp")
+
     key: str = Field(max_length=SHORT)
-    otp: str = Field(default="", max_length=SHORT)
+    otp: str = Field(
+        default="", max_length=SHORT, description="The e-mailed 6-digit code", json_schema_extra=OTP
+    )
 
 
 class KeyIn(BaseModel):
@@ -31,7 +40,7 @@ class KeyIn(BaseModel):
 
 
 class EmailIn(BaseModel):
-    email: str = Field(max_length=SHORT)
+    email: str = Field(max_length=SHORT, json_schema_extra=EMAIL)
 
 
 ConsentHandle = Annotated[
@@ -41,9 +50,9 @@ ConsentHandle = Annotated[
 
 
 class ConsentIn(BaseModel):
-    parentEmail: str = Field(max_length=SHORT)
+    parentEmail: str = Field(max_length=SHORT, json_schema_extra=EMAIL)
     childUserId: ConsentHandle
-    userAge: int | None = None
+    userAge: Whole | None = None
 
 
 class ChildIn(BaseModel):
@@ -52,11 +61,11 @@ class ChildIn(BaseModel):
 
 class DecisionIn(BaseModel):
     code: str = Field(max_length=SHORT)
-    approve: bool
+    approve: StrictBool
 
 
 class ResetIn(BaseModel):
-    password: str = Field(max_length=SHORT)
+    password: str = Field(max_length=SHORT, json_schema_extra=PASSWORD)
     repeatPassword: str = Field(max_length=SHORT)
     code: str = Field(max_length=SHORT)
 
@@ -121,7 +130,7 @@ def check_parental_approval(body: ChildIn, session: DB) -> Answer[Approval]:
     return Answer[Approval](data=Approval(approved=parental_consent.is_approved(session, body.childUserId)))
 
 
-@router.get("/parental-approval/{code}", responses=documented(400, 503))
+@router.get("/parental-approval/{code}", responses=documented(400, 404, 503))
 def parental_approval_review(code: str, session: DB) -> Answer[ConsentReview]:
     request = parental_consent.review(session, code)
     review = ConsentReview(

@@ -8,12 +8,13 @@ from datetime import datetime
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.datastructures import UploadFile
 
 from cycling_site.api.answers import CONSTANTS_SENT, Answer, AnswerModel, Message
 from cycling_site.api.deps import DB, CurrentAccount
 from cycling_site.api.errors import documented
+from cycling_site.api.rules import EMAIL, Whole, requires
 from cycling_site.messages import wallet as msg
 from cycling_site.services import rider_files, wallet, wallet_verification
 from cycling_site.services.validation import checkbox_on
@@ -58,8 +59,8 @@ class WalletOut(AnswerModel):
 class TransactionsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    page: int = Field(default=1, ge=1, le=100_000)
-    perPage: int = Field(default=wallet.PER_PAGE, ge=1, le=wallet.PER_PAGE_MAX)
+    page: Whole = Field(default=1, ge=1, le=100_000)
+    perPage: Whole = Field(default=wallet.PER_PAGE, ge=1, le=wallet.PER_PAGE_MAX)
     search: str = Field(default="", max_length=wallet.SEARCH_MAX * 2)
 
 
@@ -102,10 +103,16 @@ class WithdrawIn(BaseModel):
     and address may be left out, and given they must be the verified ones. `code` is the one e-mailed by
     request-withdrawal-code."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = requires("amount", "code", extra="forbid")
 
     amount: str | float = Field(default="", examples=["0.001000"])
-    code: str = Field(default="", max_length=20, examples=["123456"], description="Six digits, e-mailed")
+    code: str = Field(
+        default="",
+        max_length=20,
+        examples=["123456"],
+        description="Six digits, e-mailed",
+        json_schema_extra={"pattern": r"^\s*[0-9]{6}\s*$"},
+    )
     email: str = Field(default="", max_length=500, description="The verified wallet's e-mail, if given")
     wallet_address: str = Field(
         default="", max_length=wallet.ADDRESS_MAX * 2, description="The verified wallet's address, if given"
@@ -131,19 +138,25 @@ CHANGE_WALLET = "A verified rider verifying another wallet, which replaces their
 
 
 class PhoneOtpIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = requires("phone_number", extra="forbid")
 
-    phone_number: str = Field(default="", max_length=60, examples=["50 123 4567"])
+    phone_number: str = Field(
+        default="", max_length=60, examples=["50 123 4567"], json_schema_extra={"pattern": "[0-9]"}
+    )
     country: str = Field(default=wallet_verification.DEFAULT_COUNTRY, max_length=2, description="ISO alpha-2")
-    type: str = Field(default="sms", description="sms or whatsapp")
-    change_wallet: bool = Field(default=False, description=CHANGE_WALLET)
+    type: str = Field(
+        default="sms",
+        description="sms or whatsapp",
+        json_schema_extra={"enum": list(wallet_verification.OTP_TYPES)},
+    )
+    change_wallet: StrictBool = Field(default=False, description=CHANGE_WALLET)
 
 
 class EmailOtpIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = requires("email", extra="forbid")
 
-    email: str = Field(default="", max_length=500)
-    change_wallet: bool = Field(default=False, description=CHANGE_WALLET)
+    email: str = Field(default="", max_length=500, json_schema_extra=EMAIL)
+    change_wallet: StrictBool = Field(default=False, description=CHANGE_WALLET)
 
 
 class VerificationOut(AnswerModel):
@@ -222,9 +235,9 @@ def _verify_form() -> dict[str, Any]:
         "type": "object",
         "properties": {
             "binance_email": {"type": "string", "format": "email"},
-            "phone_number": {"type": "string", "examples": ["50 123 4567"]},
+            "phone_number": {"type": "string", "pattern": "[0-9]", "examples": ["50 123 4567"]},
             "country": {"type": "string", "default": "AE", "description": "ISO alpha-2 of the phone"},
-            "wallet_address": {"type": "string", "description": "A Bitcoin address"},
+            "wallet_address": {"type": "string", "pattern": r"\S", "description": "A Bitcoin address"},
             "phone_otp": {"type": "string", "pattern": "^[0-9]{6}$"},
             "email_otp": {"type": "string", "pattern": "^[0-9]{6}$"},
             "passport_proof": {**image, "description": "JPEG or PNG, up to 5 MB, checked by its content"},
@@ -235,7 +248,7 @@ def _verify_form() -> dict[str, Any]:
                 "maxItems": MAX_SCREENSHOTS,
                 "description": "1 to 5 JPEG or PNG images, up to 5 MB each",
             },
-            "terms_accepted": {"type": "boolean"},
+            "terms_accepted": {"type": "boolean", "const": True},
             "change_wallet": {"type": "boolean", "default": False, "description": CHANGE_WALLET},
         },
         "required": [

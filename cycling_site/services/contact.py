@@ -70,11 +70,12 @@ def normalize_phone(raw: str) -> str | None:
 
 
 def _checked(form: ContactForm) -> ContactMessage:
+    """A maximum counts the characters as sent (as the API schema's maxLength does), a minimum those kept."""
     errors: dict[str, str] = {}
     name = _clean(form.name)
     if not name:
         errors["name"] = msg.NAME_REQUIRED
-    elif len(name) > NAME_MAX:
+    elif len(form.name) > NAME_MAX:
         errors["name"] = msg.too_long("Name", NAME_MAX)
     phone = normalize_phone(form.phone)
     if phone is None:
@@ -85,7 +86,7 @@ def _checked(form: ContactForm) -> ContactMessage:
     message = _clean(form.message, keep_lines=True)
     if len(message) < MESSAGE_MIN:
         errors["message"] = msg.MESSAGE_TOO_SHORT
-    elif len(message) > MESSAGE_MAX:
+    elif len(form.message) > MESSAGE_MAX:
         errors["message"] = msg.too_long("Message", MESSAGE_MAX)
     if errors:
         raise FormErrors(errors)

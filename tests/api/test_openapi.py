@@ -5,6 +5,8 @@ import pytest
 from fastapi.testclient import TestClient
 from reflex.app import App
 from starlette.applications import Starlette
+from starlette.responses import PlainTextResponse
+from starlette.routing import Mount
 
 from cycling_site.api.deps import BEARER_SCHEME, COOKIE_SCHEME
 from cycling_site.api.main import api
@@ -318,6 +320,52 @@ def test_head_answers_like_get_without_the_body(client):
 
 def test_a_path_the_api_does_not_have_answers_a_json_404():
     response = TestClient(api).post("/api/no-such-thing", json={})
+    assert response.status_code == 404
+    assert response.json() == {"status": False, "message": site_msg.NOT_FOUND}
+
+
+@pytest.fixture
+def api_before_the_site(monkeypatch) -> TestClient:
+    """The API with the site mounted behind its routes, as the site's app has it (`_api_in_front`): a path the
+    API does not take falls through to the pages, here a plain-text 404 standing for the site's 404 page."""
+    monkeypatch.setattr(
+        api.router, "routes", [*api.router.routes, Mount("", PlainTextResponse("Not Found", status_code=404))]
+    )
+    return TestClient(api)
+
+
+@pytest.mark.parametrize(
+    ("method", "status", "allow"),
+    [("OPTIONS", 204, "OPTIONS, POST"), ("GET", 405, "OPTIONS, POST"), ("HEAD", 405, "OPTIONS, POST")],
+)
+def test_the_apps_deletion_request_answers_its_methods(api_before_the_site, method, status, allow):
+    response = api_before_the_site.request(method, "/mobile/delete-account")
+    assert response.status_code == status
+    assert response.headers["allow"] == allow
+    if method == "GET":
+        assert response.json() == {"status": False, "message": site_msg.METHOD_NOT_ALLOWED}
+
+
+def test_a_path_under_mobile_the_api_does_not_have_answers_a_json_404(api_before_the_site):
+    response = api_before_the_site.get("/mobile/no-such-thing")
+    assert response.status_code == 404
+    assert response.json() == {"status": False, "message": site_msg.NOT_FOUND}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/events/upcoming%0A",
+        "/api/events/12%0A",
+        "/api/auth/parental-approval/a%0Ab",
+        "/api/auth/verify-delete-user/%0D",
+        "/api/auth/avatar/a%09b.webp",
+        "/api/teams/%00",
+        "/mobile/delete-account%0A",
+    ],
+)
+def test_a_control_character_in_a_path_answers_a_json_404(api_before_the_site, path):
+    response = api_before_the_site.get(path)
     assert response.status_code == 404
     assert response.json() == {"status": False, "message": site_msg.NOT_FOUND}
 

@@ -140,6 +140,8 @@ def test_put_profile_rules(client, session, make_account, overrides, field, mess
         {"firstname": "x" * 5000},
         {"weight": {"kg": 70}},
         {"IsAllowedToSendMarketingEmails": "perhaps"},
+        {"IsAllowedToSendMarketingEmails": 0},
+        {"gender": False},
         {"dob": 19900101},
     ],
 )
@@ -153,6 +155,15 @@ def test_put_profile_odd_payloads_answer_400(client, make_account, payload):
     else:
         response = client.put(PROFILE, json={**profile_body(), **payload}, headers=bearer(token))
     assert_error_shape(response)
+
+
+def test_a_whole_number_sent_as_a_float_is_that_integer(client, session, make_account):
+    """JSON Schema's integer includes 4.0: the country and gender rules read it as 4."""
+    account = make_account()
+    token = sign_in(client)
+    response = client.put(PROFILE, json=profile_body(country=784.0, gender=1.0), headers=bearer(token))
+    assert response.status_code == 200, response.text
+    assert (stored(session, account).country, stored(session, account).gender) == (784, 1)
 
 
 def test_kid_cannot_change_dob_through_the_api(client, session, make_account):

@@ -155,7 +155,7 @@ def test_missing_and_private_teams(client, session, rider, mate):
     missing = client.post(JOIN, json={"teamId": hidden.id + 1}, headers=bearer(rider))
     assert (missing.status_code, missing.json()["message"]) == (404, msg.TEAM_NOT_FOUND)
     assert client.post(LEAVE, json={"teamId": hidden.id + 1}, headers=bearer(rider)).status_code == 404
-    for body in ({}, {"teamId": 0}, {"teamId": "abc"}, {"teamId": 2**40}):
+    for body in ({}, {"teamId": 0}, {"teamId": "abc"}, {"teamId": 2**40}, {"teamId": True}):
         assert client.post(JOIN, json=body, headers=bearer(rider)).status_code == 400
     assert count(session, TeamMembership) == 1
 

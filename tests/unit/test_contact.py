@@ -146,6 +146,12 @@ def test_too_long_fields_are_refused(session):
     assert errors == {"name": msg.too_long("Name", NAME_MAX), "message": msg.too_long("Message", MESSAGE_MAX)}
 
 
+def test_the_limits_count_the_characters_as_sent(session):
+    """As the API schema's maxLength does: control characters the rules drop still count."""
+    errors = errors_of(session, form(name="N" + "\x7f" * NAME_MAX, message="m" * 10 + "\x07" * MESSAGE_MAX))
+    assert errors == {"name": msg.too_long("Name", NAME_MAX), "message": msg.too_long("Message", MESSAGE_MAX)}
+
+
 def test_control_characters_are_dropped_and_a_name_stays_on_one_line(session):
     contact.send_message(
         session, form(name="Omar\r\nBcc: x@example.net", message="Hi\x00 there,\r\nthanks\x07!"), ADDRESS
