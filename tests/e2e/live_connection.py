@@ -110,6 +110,16 @@ class LiveConnection:
     def close(self) -> None:
         self._client.disconnect()
 
+    def wait_for(self, text: str) -> bool:
+        """Waits (bounded by UPDATE_LIMIT) until an update holding `text` has come: every update sent before
+        it has come too, the connection keeps their order."""
+        deadline = time.monotonic() + UPDATE_LIMIT_SECONDS
+        while time.monotonic() < deadline:
+            if text in self.everything_received():
+                return True
+            time.sleep(0.05)
+        return False
+
     def forget_received(self) -> None:
         """What arrived so far no longer counts (it was shown to someone allowed to see it)."""
         with self._lock:
