@@ -312,13 +312,12 @@ def request_withdrawal_code(session: Session, account: Account, address: str = "
     address it went to."""
     open_for(account)
     verification = approved_verification(session, account)
-    wallet_codes.check_can_send(session, account, CodePurpose.withdrawal, "code", address)
-    code = wallet_codes.issue(session, account, CodePurpose.withdrawal, verification.binance_email)
-    text = msg.WITHDRAWAL_CODE_TEXT.format(site=settings.site_name, code=code)
-    subject = f"{msg.WITHDRAWAL_CODE_SUBJECT} · {settings.site_name}"
-    outbox.queue_email(session, verification.binance_email, subject, text)
-    session.commit()
-    return verification.binance_email
+    message = wallet_codes.Message(
+        "email", f"{msg.WITHDRAWAL_CODE_SUBJECT} · {settings.site_name}", msg.WITHDRAWAL_CODE_TEXT
+    )
+    to = verification.binance_email
+    wallet_codes.send(session, account, CodePurpose.withdrawal, to, message, "code", address)
+    return to
 
 
 def _withdraw_errors(

@@ -3,16 +3,18 @@ confirms each withdrawal. One live code per purpose, a 60 s wait between request
 and per address; a code counts only for the phone or address it was sent to, only once, and five wrong tries
 end it."""
 
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from cycling_site.messages import wallet as msg
-from cycling_site.models import Account, AccountCode
+from cycling_site.models import Account, AccountCode, OutboxMessage
 from cycling_site.models.common import as_utc
 from cycling_site.services import codes, rate_limit
 from cycling_site.services.validation import FormErrors, TooManyAttempts
+from cycling_site.settings import settings
 
 RESEND_WAIT = timedelta(seconds=60)
 CODE_LIFETIME = timedelta(minutes=10)
@@ -29,7 +31,7 @@ def _latest(session: Session, account: Account, purpose: str) -> AccountCode | N
     ).first()
 
 
-def check_can_send(session: Session, account: Account, purpose: str, field_name: str, address: str) -> None:
+def _check_can_send(session: Session, account: Account, purpose: str, field_name: str, address: str) -> None:
     """Refuses a new code within 60 s of the last one, or past the hourly caps (TooManyAttempts, 429)."""
     latest = _latest(session, account, purpose)
     if latest is not None:
@@ -50,6 +52,27 @@ def check_can_send(session: Session, account: Account, purpose: str, field_name:
 def issue(session: Session, account: Account, purpose: str, sent_to: str) -> str:
     """A new code for this purpose (the earlier one stops working), in the caller's transaction."""
     return codes.issue(session, account, purpose, CODE_LIFETIME, sent_to=sent_to, typed=True).code
+
+
+@dataclass(frozen=True)
+class Message:
+    """How a code goes out: its channel (email, sms or whatsapp), subject, and text with {site} and {code}."""
+
+    channel: str
+    subject: str
+    text: str
+
+
+def send(
+    session: Session, account: Account, purpose: str, to: str, message: Message, field_name: str, address: str
+) -> None:
+    """A new code for this purpose, queued to `to` in the outbox and committed, unless the wait or the caps
+    refuse it (with their message beside `field_name`)."""
+    _check_can_send(session, account, purpose, field_name, address)
+    code = issue(session, account, purpose, to)
+    text = message.text.format(site=settings.site_name, code=code)
+    session.add(OutboxMessage(channel=message.channel, recipient=to, subject=message.subject, body=text))
+    session.commit()
 
 
 def well_formed(code: object) -> bool:

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col
 
 from cycling_site.messages import wallet as msg
-from cycling_site.models import Account, CodePurpose, OutboxMessage
+from cycling_site.models import Account, CodePurpose
 from cycling_site.models.events import RiderFile
 from cycling_site.models.wallet import WalletStatus, WalletVerification
 from cycling_site.services import outbox, rider_files, wallet, wallet_codes
@@ -88,11 +88,8 @@ def request_phone_otp(
     channel = str(channel or "sms")
     if channel not in OTP_TYPES:
         raise FormErrors({"type": msg.OTP_FAILED})
-    wallet_codes.check_can_send(session, account, CodePurpose.wallet_phone, "phone_number", address)
-    code = wallet_codes.issue(session, account, CodePurpose.wallet_phone, phone)
-    text = msg.OTP_TEXT.format(site=settings.site_name, code=code)
-    session.add(OutboxMessage(channel=channel, recipient=phone, subject=msg.OTP_EMAIL_SUBJECT, body=text))
-    session.commit()
+    message = wallet_codes.Message(channel, msg.OTP_EMAIL_SUBJECT, msg.OTP_TEXT)
+    wallet_codes.send(session, account, CodePurpose.wallet_phone, phone, message, "phone_number", address)
     return phone
 
 
@@ -103,11 +100,10 @@ def request_email_otp(
     wallet.open_for(account)
     _refuse_if_open(session, account, change_wallet)
     recipient = check_email(email)
-    wallet_codes.check_can_send(session, account, CodePurpose.wallet_email, "binance_email", address)
-    code = wallet_codes.issue(session, account, CodePurpose.wallet_email, recipient)
-    text = msg.OTP_TEXT.format(site=settings.site_name, code=code)
-    outbox.queue_email(session, recipient, f"{msg.OTP_EMAIL_SUBJECT} · {settings.site_name}", text)
-    session.commit()
+    message = wallet_codes.Message("email", f"{msg.OTP_EMAIL_SUBJECT} · {settings.site_name}", msg.OTP_TEXT)
+    wallet_codes.send(
+        session, account, CodePurpose.wallet_email, recipient, message, "binance_email", address
+    )
     return recipient
 
 
