@@ -278,7 +278,6 @@ def load_settings() -> Settings:
                 DEMO_WEBHOOK_SECRET,
             ):
                 raise ValueError(f"Set {name} to a secret of your own before a production start")
-    if settings.app_env == "production":
         check_payment_provider(settings)
     if (
         len(settings.default_country) != 2

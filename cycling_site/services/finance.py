@@ -8,7 +8,6 @@ and its turn back to the month; a prize is credited at most once per rider and e
 the ledger's key both say so).
 """
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,9 +36,7 @@ from cycling_site.wire.ids import row_id
 
 OFFICERS = frozenset({Role.finance, Role.admin})
 TEAM = "finance"
-# A Bitcoin transaction id: 64 hexadecimal characters (shown and stored in lower case).
 TRANSACTION_ID_MAX = 64
-TRANSACTION_ID = re.compile(r"^[0-9a-fA-F]{64}$")
 PRIZE_EVENTS_SHOWN = 20
 
 
@@ -204,7 +201,7 @@ def clean_transaction_id(text: object) -> str:
     transaction_id = str(text or "").strip()
     if not transaction_id:
         raise ReviewRefused(msg.TRANSACTION_ID_REQUIRED)
-    if not TRANSACTION_ID.match(transaction_id):
+    if not wallet.TRANSACTION_ID.match(transaction_id):
         raise ReviewRefused(msg.TRANSACTION_ID_INVALID)
     return transaction_id.lower()
 

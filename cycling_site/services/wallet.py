@@ -237,13 +237,14 @@ EXPLORERS = {
     "test": "https://mempool.space/testnet/tx/",
     "signet": "https://mempool.space/signet/tx/",
 }
-_TRANSACTION_ID = re.compile(r"^[0-9a-f]{64}$")
+# A payout's Bitcoin transaction id: 64 hexadecimal characters (kept in lower case).
+TRANSACTION_ID = re.compile(r"^[0-9a-fA-F]{64}$")
 
 
 def transaction_url(transaction_id: str) -> str:
     """The block explorer's page of a payout's transaction, or "" when there is none to link to."""
     explorer = EXPLORERS.get(settings.wallet_btc_network, "")
-    return f"{explorer}{transaction_id}" if explorer and _TRANSACTION_ID.match(transaction_id) else ""
+    return f"{explorer}{transaction_id}" if explorer and TRANSACTION_ID.match(transaction_id) else ""
 
 
 def request_no(withdrawal: Withdrawal) -> str:
