@@ -6,7 +6,6 @@ end it."""
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from cycling_site.messages import wallet as msg
@@ -96,14 +95,9 @@ def check(
 
 
 def take(session: Session, account: Account, purpose: str, code: str, sent_to: str, field_name: str) -> None:
-    """Checks the code and uses it up by a guarded update, committed: of parallel requests with one code,
-    exactly one gets past here."""
+    """Checks the code and uses it up, committed. A right check holds the code's row until the commit
+    (services/codes.py), so of parallel requests with one code exactly one gets past here."""
     row = check(session, account, purpose, code, sent_to, field_name)
-    taken = session.execute(
-        update(AccountCode)
-        .where(col(AccountCode.id) == row.id, col(AccountCode.used_at).is_(None))
-        .values(used_at=datetime.now(UTC))
-    )
+    row.used_at = datetime.now(UTC)
+    session.add(row)
     session.commit()
-    if taken.rowcount != 1:  # type: ignore[attr-defined]
-        raise FormErrors({field_name: msg.OTP_WRONG})
