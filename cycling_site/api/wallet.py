@@ -5,9 +5,9 @@ Every call refuses kid accounts (403) and answers only the signed-in rider's own
 400 with a message per field and changes nothing."""
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.datastructures import UploadFile
 
@@ -189,11 +189,18 @@ def transactions(body: TransactionsIn, account: CurrentAccount, session: DB) -> 
 
 
 @router.post("/wallet/withdraw", responses=documented(400, 401, 403, 413, 503))
-def withdraw(body: WithdrawIn, account: CurrentAccount, session: DB) -> Withdrawn:
+def withdraw(
+    body: WithdrawIn,
+    account: CurrentAccount,
+    session: DB,
+    idempotency_key: Annotated[str, Header(max_length=wallet.REQUEST_KEY_MAX)] = "",
+) -> Withdrawn:
     """Approved accounts only, to the verified wallet, confirmed with the e-mailed code. Amount plus fee must
     be covered by the balance and is held from then on; the month's request limit applies (a rejected
-    request gives its turn back). The rider is e-mailed that the request was made."""
-    made = wallet.withdraw(session, account, body.model_dump(exclude={"fee", "total", "currency"}))
+    request gives its turn back). The rider is e-mailed that the request was made. A request sent again
+    with the `Idempotency-Key` of one already made (its answer lost) answers that one and moves nothing."""
+    form = body.model_dump(exclude={"fee", "total", "currency"})
+    made = wallet.withdraw(session, account, form, key=idempotency_key)
     data = WithdrawalOut(
         request_no=wallet.request_no(made),
         amount=wallet.btc_text(made.amount),

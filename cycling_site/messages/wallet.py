@@ -132,3 +132,6 @@ WITHDRAWAL_REQUESTED_BODY = (
     " you, change your password and write to {support} at once."
 )
 OTP_TEXT = "Your {site} wallet verification code is {code}. It expires in 10 minutes."
+
+# An Idempotency-Key longer than the site keeps.
+REQUEST_KEY_INVALID = "The request's Idempotency-Key is too long (64 characters at most)."

@@ -66,6 +66,9 @@ class Withdrawal(SQLModel, table=True):
     reason: str = Field(default="", max_length=1000)
     requested_at: datetime = utc_column(default_factory=utcnow)
     decided_at: datetime | None = utc_column(default=None)
+    # The request's idempotency key, scoped to the rider: the same request sent again (its answer lost on
+    # a dropped connection) finds this one instead of making a second.
+    request_key: str | None = Field(default=None, max_length=100, unique=True)
 
     @property
     def total(self) -> int:

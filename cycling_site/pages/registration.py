@@ -16,6 +16,7 @@ from cycling_site.ui.forms import (
     field_error,
     file_drop,
     form_alert,
+    live_input,
     rejection_codes,
     terms_agreement,
     text_input,
@@ -56,16 +57,19 @@ def _live(name: str):
     return lambda value: State.set_value(name, value)
 
 
-def _live_input(name: str, auto_complete: str, max_length: int, input_type: str = "text") -> rx.Component:
-    """A digits field whose value the state holds as it is typed."""
-    return text_input(
+def _live_input(
+    name: str, auto_complete: str, max_length: int, input_type: str = "text", **props
+) -> rx.Component:
+    """A digits field the state follows as it is typed."""
+    return live_input(
         name,
+        _live(name),
         input_type,
-        value=State.values[name],
-        on_change=_live(name),
+        default_value=State.values[name],
         input_mode="numeric",
         auto_complete=auto_complete,
         max_length=max_length,
+        **props,
     )
 
 
@@ -269,12 +273,12 @@ def _personal() -> rx.Component:
                 field(
                     "Date of birth",
                     "dob",
-                    text_input(
+                    live_input(
                         "dob",
+                        _live("dob"),
                         "date",
                         default_value=values["dob"],
                         max=State.latest_birth_date,
-                        on_change=_live("dob"),
                     ),
                     errors,
                 ),
@@ -404,7 +408,7 @@ def _phone() -> rx.Component:
                     rx.foreach(State.dial_codes, lambda code: rx.el.option("+" + code, value=code)),
                     id="dial_code",
                     name="dial_code",
-                    value=values["dial_code"],
+                    default_value=values["dial_code"],
                     on_change=_live("dial_code"),
                     style=INPUT_STYLE,
                 ),
@@ -448,7 +452,8 @@ def _phone() -> rx.Component:
                     field(
                         "Verification code",
                         "otp",
-                        _live_input("otp", "one-time-code", 6),
+                        # A new code empties the field.
+                        _live_input("otp", "one-time-code", 6, key=values["otp_key"]),
                         State.errors,
                     ),
                     flex="1",

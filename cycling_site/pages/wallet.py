@@ -7,7 +7,7 @@ from cycling_site.messages import wallet as msg
 from cycling_site.routes import path_of
 from cycling_site.state.wallet import SEARCH_DEBOUNCE_MS, WalletState, WithdrawalState
 from cycling_site.ui.feedback import loading_line, primary_link
-from cycling_site.ui.forms import INPUT_STYLE, error_marks, field, form_alert
+from cycling_site.ui.forms import INPUT_STYLE, KEEP_AMOUNT, error_marks, field, form_alert, live_input
 from cycling_site.ui.layout import card, page, scroll_region
 from cycling_site.ui.links import link_button
 from cycling_site.ui.pagination import pagination
@@ -135,9 +135,7 @@ def _row(row: rx.Var) -> rx.Component:
 def _transactions() -> rx.Component:
     search = rx.input(
         rx.input.slot(rx.icon("search", size=16)),
-        value=State.search,
-        on_change=State.set_search,
-        debounce_timeout=SEARCH_DEBOUNCE_MS,
+        on_change=State.set_search.debounce(SEARCH_DEBOUNCE_MS),
         placeholder="Search transactions",
         id="transaction-search",
         size="3",
@@ -218,16 +216,13 @@ def _figure(label: str, value: rx.Var, figure_id: str, strong: bool = False) -> 
 
 def _withdrawal_form() -> rx.Component:
     form = WithdrawalState
-    amount = rx.el.input(
-        id="amount",
-        name="amount",
-        type="text",
+    amount = live_input(
+        "amount",
+        form.set_amount,
+        keep=KEEP_AMOUNT,
         input_mode="decimal",
         auto_complete="off",
         placeholder=form.minimum,
-        value=form.amount,
-        on_change=form.set_amount,
-        style=INPUT_STYLE,
         **error_marks(form.errors, "amount"),
     )
     summary = rx.vstack(

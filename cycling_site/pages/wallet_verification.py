@@ -21,6 +21,7 @@ from cycling_site.ui.forms import (
     field_error,
     file_drop,
     form_alert,
+    live_input,
     rejection_codes,
     select_input,
     submit_button,
@@ -131,12 +132,12 @@ def _form() -> rx.Component:
             aria_label="Country",
         ),
         _with_button(
-            text_input(
+            live_input(
                 "phone_number",
+                State.set_phone,
                 "tel",
                 auto_complete="tel-national",
                 placeholder="50 123 4567",
-                on_change=State.set_phone,
                 **error_marks(errors, "phone_number"),
             ),
             _code_button("phone", State.phone_ok),
@@ -146,12 +147,12 @@ def _form() -> rx.Component:
         width="100%",
     )
     email = _with_button(
-        text_input(
+        live_input(
             "binance_email",
+            State.set_email,
             "email",
             auto_complete="email",
             placeholder="you@example.com",
-            on_change=State.set_email,
             **error_marks(errors, "binance_email"),
         ),
         _code_button("email", State.binance_email != ""),

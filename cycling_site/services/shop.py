@@ -168,13 +168,14 @@ def bundles() -> tuple[tuple[Bundle, ...], tuple[Bundle, ...]]:
     return COIN_BUNDLES, GEM_BUNDLES
 
 
-def buy_coins(session: Session, account: Account, bundle_id: str) -> int:
-    """purchaseGems: a coin bundle paid with gems; answers the coins added."""
+def buy_coins(session: Session, account: Account, bundle_id: str, request_key: str = "") -> int:
+    """purchaseGems: a coin bundle paid with gems; answers the coins added. A purchase sent again with the
+    `request_key` of one made (its answer lost on a dropped connection) answers it and moves nothing."""
     _open_for(account)
     bundle = COIN_BUNDLES_BY_ID.get(bundle_id) if isinstance(bundle_id, str) else None
     if bundle is None:
         raise ShopRefused(msg.UNKNOWN_BUNDLE)
-    key = f"coins:{uuid.uuid4()}"
+    key = f"coins:{account.id}:{request_key}" if request_key else f"coins:{uuid.uuid4()}"
     try:
         ledger.move(session, Move(account.id, Currency.gem, -bundle.price, "coin bundle", bundle.id, key))
         ledger.move(session, Move(account.id, Currency.coin, bundle.reward, "coin bundle", bundle.id, key))

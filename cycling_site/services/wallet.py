@@ -19,6 +19,7 @@ from embit.script import address_to_scriptpubkey
 from sqlalchemy import func, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from cycling_site.local_time import local_text
@@ -48,6 +49,8 @@ ADDRESS_MAX = 100
 PER_PAGE = 10
 PER_PAGE_MAX = 50
 SEARCH_MAX = 100
+# An idempotency key: the form's own is 32 hex digits; an API client's may be a UUID or its own scheme.
+REQUEST_KEY_MAX = 64
 WARN_AT_REMAINING = 3
 _AMOUNT = re.compile(r"^-?(\d+\.?\d*|\.\d+)$")
 
@@ -400,11 +403,39 @@ def hold_key(withdrawal_id: int) -> str:
     return f"withdrawal-hold:{withdrawal_id}"
 
 
-def withdraw(session: Session, account: Account, form: dict, now: datetime | None = None) -> Withdrawal:
+def request_key_of(account: Account, key: str) -> str | None:
+    """The rider's idempotency key as stored: scoped to the rider, so no one else's key can match it."""
+    key = str(key or "").strip()
+    if not key:
+        return None
+    if len(key) > REQUEST_KEY_MAX:
+        raise FormErrors({"form": msg.REQUEST_KEY_INVALID})
+    return f"{account.id}:{key}"
+
+
+def _placed_with(session: Session, request_key: str | None) -> Withdrawal | None:
+    if request_key is None:
+        return None
+    return session.exec(select(Withdrawal).where(Withdrawal.request_key == request_key)).first()
+
+
+def placed_with(session: Session, account: Account, key: str) -> Withdrawal | None:
+    """The rider's withdrawal placed with this idempotency key, if any: what became of a request whose
+    answer was lost."""
+    return _placed_with(session, request_key_of(account, key))
+
+
+def withdraw(
+    session: Session, account: Account, form: dict, now: datetime | None = None, key: str = ""
+) -> Withdrawal:
     """POST api/wallet/withdraw: checks every rule, uses up the rider's code (of parallel requests with one
-    code, one passes), then places the request. Refused input moves nothing; a request refused after its
-    code was used (the balance or the month's limit taken meanwhile) needs a new code."""
+    code, one passes), then places the request in the same transaction. Refused input moves nothing, and
+    leaves the code as it was (the balance or the month's limit taken meanwhile). A request sent again
+    with the `key` of one already placed (its answer was lost) answers that one and moves nothing."""
     open_for(account)
+    request_key = request_key_of(account, key)
+    if placed := _placed_with(session, request_key):
+        return placed
     verification = approved_verification(session, account)
     now = now or utcnow()
     errors, found = _withdraw_errors(form, ledger.balance(session, account.id, Currency.btc), verification)
@@ -415,19 +446,38 @@ def withdraw(session: Session, account: Account, form: dict, now: datetime | Non
         errors["amount"] = msg.LIMIT_REACHED
     if errors or found is None:
         raise FormErrors(errors)
-    wallet_codes.take(
-        session,
-        account,
-        CodePurpose.withdrawal,
-        str(form["code"]).strip(),
-        verification.binance_email,
-        "code",
-    )
-    return place_withdrawal(session, account, verification, found, now)
+    try:
+        wallet_codes.take(
+            session,
+            account,
+            CodePurpose.withdrawal,
+            str(form["code"]).strip(),
+            verification.binance_email,
+            "code",
+        )
+    except FormErrors:
+        # The same request sent twice at once: the other used the code and placed it (read afresh).
+        session.rollback()
+        if placed := _placed_with(session, request_key):
+            return placed
+        raise
+    try:
+        return place_withdrawal(session, account, verification, found, now, request_key)
+    except IntegrityError:
+        # The same request, sent twice at once, was placed by the other.
+        session.rollback()
+        if placed := _placed_with(session, request_key):
+            return placed
+        raise
 
 
 def place_withdrawal(
-    session: Session, account: Account, verification: WalletVerification, found: Quote, now: datetime
+    session: Session,
+    account: Account,
+    verification: WalletVerification,
+    found: Quote,
+    now: datetime,
+    request_key: str | None = None,
 ) -> Withdrawal:
     """In one transaction: counts the request against the month, keeps it (to the verified address and
     e-mail), holds amount plus fee on the ledger and e-mails the rider that it was made."""
@@ -442,6 +492,7 @@ def place_withdrawal(
             wallet_address=verification.wallet_address,
             month=month_of(now),
             requested_at=now,
+            request_key=request_key,
         )
         session.add(withdrawal)
         session.flush()

@@ -95,9 +95,10 @@ def check(
 
 
 def take(session: Session, account: Account, purpose: str, code: str, sent_to: str, field_name: str) -> None:
-    """Checks the code and uses it up, committed. A right check holds the code's row until the commit
-    (services/codes.py), so of parallel requests with one code exactly one gets past here."""
+    """Checks the code and uses it up in the caller's transaction, so the code is spent only if what it
+    confirms is done, and both are seen at once. A right check holds the code's row until that commit
+    (services/codes.py): of parallel requests with one code exactly one gets past here."""
     row = check(session, account, purpose, code, sent_to, field_name)
     row.used_at = datetime.now(UTC)
     session.add(row)
-    session.commit()
+    session.flush()

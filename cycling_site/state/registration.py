@@ -291,8 +291,10 @@ class RegistrationState(rx.State):
     def set_value(self, name: str, value: str) -> None:
         """The fields other fields depend on are live: the date of birth (proof), the ID type (back image),
         the team choice (team name) and the phone step's fields (a code is sent before the step is done)."""
-        if name in LIVE_FIELDS:
-            self.values = {**self.values, name: str(value)[:40]}
+        value = str(value)[:40]
+        if name not in LIVE_FIELDS or self.values.get(name) == value:
+            return
+        self.values = {**self.values, name: value}
         if name in ("dial_code", "phone"):
             self.otp_sent = self.otp_verified = False
             self.otp_notice = ""

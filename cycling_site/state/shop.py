@@ -6,6 +6,8 @@ come from the server's catalogue, and a payment is believed only when the provid
 
 import contextlib
 import json
+import time
+import uuid
 
 import reflex as rx
 
@@ -24,6 +26,8 @@ POLL_INTERVAL_MS = 10_000
 # 2nd of 3, 10 s in), a payment not yet confirmed takes "longer than usual".
 HALFWAY_ATTEMPT = (POLL_ATTEMPTS + 1) // 2
 RELOAD_AFTER_PURCHASE_MS = 700
+# How long a coin purchase's success outlives a new load of the page: a dropped connection's reconnect.
+RECONNECT_GRACE_S = 30
 MODAL_TEXTS = {
     "title": msg.SHOP_TITLE,
     "congratulations": msg.CONGRATULATIONS,
@@ -89,6 +93,10 @@ class ShopState(rx.State):
     modal_stage: str = "choose"
     modal_message: str = ""
     modal_busy: bool = False
+    # The open modal's purchase key (kept on the server): a coin purchase sent again after a dropped
+    # connection is the same purchase; a new opening of the modal is a new one.
+    _purchase_key: str = ""
+    _coins_added_at: float = 0.0
     poll_attempt: int = 0
     order_id: str = ""
 
@@ -134,7 +142,11 @@ class ShopState(rx.State):
 
     @rx.event
     def close_dialogs(self) -> None:
-        """A new page starts with no shop dialog open, whatever the tab showed before it was left."""
+        """A new page starts with no shop dialog open, whatever the tab showed before it was left; but a coin
+        purchase's success of the last moments stays: a page that connects again after the purchase's
+        answer was lost on a dropped connection (its load runs again) shows it."""
+        if self.modal_stage == "success" and time.time() - self._coins_added_at < RECONNECT_GRACE_S:
+            return
         put(self, viewing={}, check_error="", purchase_message="", modal_open=False, modal_stage="choose")
         put(self, modal_message="", poll_attempt=0, order_id="")
 
@@ -194,6 +206,7 @@ class ShopState(rx.State):
     def open_modal(self, tab: str) -> None:
         self.modal_open, self.modal_stage, self.modal_message = True, "choose", ""
         self.modal_tab = "gems" if tab == "gems" else "coins"
+        self._purchase_key = uuid.uuid4().hex
 
     @rx.event
     def modal_open_change(self, is_open: bool):
@@ -210,7 +223,7 @@ class ShopState(rx.State):
     @rx.event
     def modal_ok(self):
         self.modal_open, self.modal_stage, self.modal_message, self.poll_attempt = False, "choose", "", 0
-        self.order_id = ""
+        self.order_id = self._purchase_key = ""
         return rx.redirect(path_of("new_activities"))
 
     @rx.event
@@ -224,7 +237,8 @@ class ShopState(rx.State):
             self.modal_tab = "gems"
             return
         try:
-            reward = await rider.off_loop(shop.buy_coins, rider.account, bundle_id)
+            self._purchase_key = self._purchase_key or uuid.uuid4().hex
+            reward = await rider.off_loop(shop.buy_coins, rider.account, bundle_id, self._purchase_key)
         except shop.NotEnoughGems:
             await self._show_garage(rider)
             self.modal_tab = "gems"
@@ -234,6 +248,7 @@ class ShopState(rx.State):
             return
         await self._show_garage(rider)
         self.modal_stage, self.modal_message = "success", msg.COINS_ADDED.format(coins=reward)
+        self._coins_added_at = time.time()
 
     @rx.event
     @rider_action(busy="modal_busy")

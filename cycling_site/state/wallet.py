@@ -7,6 +7,7 @@ dashboard (spec 2).
 
 import asyncio
 import logging
+import uuid
 
 import reflex as rx
 from sqlalchemy.exc import SQLAlchemyError
@@ -179,6 +180,8 @@ class WalletState(rx.State):
         if rider.account.is_kid:
             return dashboard()
         self.search = ""
+        # Back on the wallet, the last withdrawal form is done with: the next one is a new request.
+        (await self.get_state(WithdrawalState))._request_key = ""
         if await self._read_summary(rider):
             await self._read_transactions(rider, 1)
         return None
@@ -214,6 +217,10 @@ class WithdrawalState(WalletState):
     waits: int = 0
     errors: dict[str, str] = {}
     submitting: bool = False
+    # The form's idempotency key, kept on the server from the form's opening until the rider is back on the
+    # wallet: a submit sent again (its answer lost on a dropped connection) is the same request, and a page
+    # that connects again after placing it shows that it was placed.
+    _request_key: str = ""
 
     @rx.var
     def fee_text(self) -> str:
@@ -238,6 +245,12 @@ class WithdrawalState(WalletState):
         self.amount = self.code_stage = ""
         self.errors = {}
         self.submitting = False
+        if self._request_key and await rider.off_loop(wallet.placed_with, rider.account, self._request_key):
+            return [
+                rx.redirect(path_of("wallet"), replace=True),
+                display(msg.WITHDRAWAL_SUBMITTED, id="withdrawal-submitted"),
+            ]
+        self._request_key = self._request_key or uuid.uuid4().hex
         if not await self._read_summary(rider):
             return None
         try:
@@ -254,8 +267,12 @@ class WithdrawalState(WalletState):
 
     @rx.event
     def set_amount(self, text: str) -> None:
-        self.amount = keep_amount_characters(text)
-        self._forget_error("amount")
+        """The amount as typed (the field keeps its digits and first point in the browser): the fee and the
+        total follow it."""
+        amount = keep_amount_characters(text)
+        if amount != self.amount:
+            self.amount = amount
+            self._forget_error("amount")
 
     @rx.event
     @rider_action()
@@ -297,9 +314,10 @@ class WithdrawalState(WalletState):
         self.submitting = True
         self.errors = {}
         yield
+        self.amount = keep_amount_characters(str(form_data.get("amount", ""))[:40])
         form = {"amount": self.amount, "code": str(form_data.get("code", ""))[:20]}
         try:
-            await rider.off_loop(wallet.withdraw, rider.account, form)
+            await rider.off_loop(wallet.withdraw, rider.account, form, None, self._request_key)
         except FormErrors as exc:
             self.errors = exc.errors
             yield WithdrawalState.reenable

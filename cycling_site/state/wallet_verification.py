@@ -116,13 +116,19 @@ class WalletVerificationState(rx.State):
 
     @rx.event
     def set_phone(self, text: str) -> None:
-        self.phone_number = str(text)[: wallet_verification.PHONE_TEXT_MAX]
+        phone_number = str(text)[: wallet_verification.PHONE_TEXT_MAX]
+        if phone_number == self.phone_number:
+            return
+        self.phone_number = phone_number
         self._forget_error("phone_number")
         self._check_phone()
 
     @rx.event
     def set_email(self, text: str) -> None:
-        self.binance_email = str(text)[:254]
+        binance_email = str(text)[:254]
+        if binance_email == self.binance_email:
+            return
+        self.binance_email = binance_email
         self._forget_error("binance_email")
 
     # --- The codes ----------------------------------------------------------------------------------------

@@ -156,7 +156,10 @@ class WeighInState(rx.State):
 
     @rx.event
     def set_weight(self, value: str) -> None:
-        self.weight = str(value)[: weigh_ins.WEIGHT_TEXT_MAX + 1]
+        weight = str(value)[: weigh_ins.WEIGHT_TEXT_MAX + 1]
+        if weight == self.weight:
+            return
+        self.weight = weight
         if "weight" in self.errors:
             self.errors = {name: text for name, text in self.errors.items() if name != "weight"}
 

@@ -3,7 +3,7 @@
 from typing import Any
 
 import reflex as rx
-from reflex.vars import ArrayVar, ObjectVar
+from reflex.vars import ArrayVar, FunctionStringVar, ObjectVar
 
 from cycling_site.routes import path_of
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
@@ -64,8 +64,44 @@ def field(label: str, name: str, control: rx.Component, errors: rx.Var) -> rx.Co
     )
 
 
+# How long after the last key the server hears a live field: one event per pause, not one per key.
+LIVE_DEBOUNCE_MS = 300
+
+# What the amount fields keep of a keystroke (spec 3 section 2): digits and the first decimal point, kept in
+# the browser, so the field never waits for the server to say what it holds.
+KEEP_AMOUNT = FunctionStringVar.create(
+    """((value, event) => {
+  let point = false;
+  const keep = (c) => (c >= "0" && c <= "9") || (c === "." && !point && (point = true));
+  const kept = [...value].filter(keep).join("");
+  if (kept !== value) event.target.value = kept;
+})"""
+)
+
+
 def text_input(name: str, input_type: str = "text", **props) -> rx.Component:
     return rx.el.input(id=name, name=name, type=input_type, style=INPUT_STYLE, **props)
+
+
+def live_input(
+    name: str, on_value, input_type: str = "text", keep: FunctionStringVar | None = None, **props
+) -> rx.Component:
+    """A field whose value the server follows as it is typed (a fee, a code's number) without ever setting
+    it: the field keeps its own value in the browser, so a rider 300 ms away loses no key to the echo of an
+    earlier one. The server hears it 300 ms after the last key and again when the field is left, which
+    comes before any click elsewhere: an action always sees what the field holds. `on_value` takes the
+    text (an event handler or a lambda), and must not mind hearing the same text twice; `keep` filters
+    keys in the browser."""
+    return text_input(
+        name,
+        input_type,
+        on_change=[
+            *([keep] if keep is not None else []),
+            lambda value: on_value(value).debounce(LIVE_DEBOUNCE_MS),
+        ],
+        on_blur=lambda value: on_value(value),
+        **props,
+    )
 
 
 def select_input(name: str, options: rx.Var | list, default_value: str, **props) -> rx.Component:

@@ -13,9 +13,9 @@ from cycling_site.ui.forms import (
     field_error,
     file_drop,
     form_alert,
+    live_input,
     rejection_codes,
     submit_button,
-    text_input,
 )
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
 
@@ -171,13 +171,13 @@ def _proof_field() -> rx.Component:
 
 def _dialog() -> rx.Component:
     # A text field with the decimal keypad: what the rider types reaches the rules as typed (25-200, 0.1).
-    weight = text_input(
+    weight = live_input(
         "weight",
+        State.set_weight,
         input_mode="decimal",
         placeholder=f"{WEIGHT_MIN}-{WEIGHT_MAX}",
         auto_complete="off",
         default_value=State.weight,
-        on_change=State.set_weight,
     )
     return rx.dialog.root(
         rx.dialog.content(

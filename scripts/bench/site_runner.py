@@ -59,7 +59,7 @@ def start_site(
     and waits for /ping; answers the site's address and the function that stops it."""
     overrides = env_overrides or {}
     data_dir = Path(overrides.get("DATA_DIR") or tempfile.mkdtemp(prefix="cycling-site-"))
-    port = free_port()
+    port = int(overrides.get("PORT") or free_port())
     env = {
         **os.environ,
         "APP_ENV": "demo",

@@ -281,3 +281,23 @@ def test_prize_credits_through_the_console(client, session, rider, officer):
     (shown,) = client.get(f"{FINANCE}/prizes", headers=bearer(officer)).json()["data"]
     assert shown["riders"][0]["credited"] == "0.012500"
     assert client.get(WALLET, headers=bearer(rider)).json()["data"]["walletData"]["balance"] == "0.012500"
+
+
+def test_a_withdrawal_sent_again_with_its_idempotency_key_answers_the_first(client, session, rider):
+    verify(session, rider)
+    credit(session, rider.id, 1_000_000)
+    sent = {"amount": "0.002", "code": withdrawal_code(client, session, rider)}
+    headers = {**bearer(rider), "Idempotency-Key": "3f1c9a5e-retry"}
+    first = client.post(WITHDRAW, json=sent, headers=headers)
+    # The answer was lost; the client sends the same request again.
+    again = client.post(WITHDRAW, json=sent, headers=headers)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.json() == first.json()
+    assert count(session, Withdrawal) == 1
+    assert ledger.balance(session, rider.id, Currency.btc) == 1_000_000 - 203_000
+    # Without the key, the used code refuses a second request.
+    plain = client.post(WITHDRAW, json=sent, headers=bearer(rider))
+    assert plain.status_code == 400 and plain.json()["errors"] == {"code": [msg.OTP_WRONG]}
+    too_long = client.post(WITHDRAW, json=sent, headers={**bearer(rider), "Idempotency-Key": "k" * 65})
+    assert too_long.status_code == 400
+    assert count(session, Withdrawal) == 1

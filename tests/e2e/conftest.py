@@ -10,8 +10,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from sqlmodel import Session, create_engine
 
-from scripts.bench.site_runner import LOG_NAME, start_site
+from scripts.bench.site_runner import LOG_NAME, free_port, start_site
 from tests.e2e.accessibility import AccessibilityCheck, WatchedBrowser
+from tests.e2e.slow_network import Relay
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -53,13 +54,22 @@ class Site:
     url: str
     db_url: str
     log: Path
+    relay: Relay
 
 
 @pytest.fixture(scope="session")
 def site() -> Iterator[Site]:
+    """The site behind the network relay: its address, the one its pages and live connection use, is the
+    relay's, which forwards at once until a test slows it down (`slow_network`)."""
     data_dir = Path(tempfile.mkdtemp(prefix="cycling-e2e-"))
     db_url = f"sqlite:///{data_dir / 'e2e.db'}"
+    port = free_port()
+    relay = Relay(port)
     env = {
+        "PORT": str(port),
+        "SITE_URL": relay.url,
+        # The pages' live connection goes to the page's own host on the relay's port.
+        "REFLEX_API_URL": f"http://localhost:{relay.port}",
         "DATA_DIR": str(data_dir),
         "DB_URL": db_url,
         # Every e2e test fails its sign-ins from 127.0.0.1; the per-address limit is covered by the API tests.
@@ -71,8 +81,17 @@ def site() -> Iterator[Site]:
         "PAYMENTS_SLOW_CARD_SECONDS": "10",
     }
     url, stop = start_site(env)
-    yield Site(url, db_url, data_dir / LOG_NAME)
+    yield Site(url, db_url, data_dir / LOG_NAME, relay)
     stop()
+    relay.close()
+
+
+@pytest.fixture
+def slow_network(site: Site) -> Iterator[Relay]:
+    """A phone on a mobile network: every chunk each way waits 150 ms, give or take 60."""
+    site.relay.slow(150, jitter_ms=60)
+    yield site.relay
+    site.relay.fast()
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ from cycling_site.clients import payments
 from cycling_site.clients.payments import Checkout
 from cycling_site.embedded.payments import service as payments_sandbox
 from cycling_site.messages import shop as msg
-from cycling_site.models import Currency, GemOrder, LedgerEntry, OrderStatus, OwnedItem
+from cycling_site.models import Account, Currency, GemOrder, LedgerEntry, OrderStatus, OwnedItem
 from cycling_site.services import ledger, shop
 from cycling_site.services.ledger import Move
 from cycling_site.services.shop import ShopClosed, ShopRefused
@@ -129,6 +129,26 @@ def test_a_coin_bundle_costs_gems_and_gives_coins(session, rider):
     assert (balance(session, rider, Currency.gem), balance(session, rider, Currency.coin)) == (50, 5500)
     assert form_errors(shop.buy_coins, session, rider, "coins-5500") == {"shop": msg.NOT_ENOUGH_GEMS_TO_BUY}
     assert (balance(session, rider, Currency.gem), balance(session, rider, Currency.coin)) == (50, 5500)
+
+
+def test_a_coin_purchase_sent_again_with_its_key_is_made_once(session, rider):
+    fund(session, rider, Currency.gem, 1000)
+    assert shop.buy_coins(session, rider, "coins-5500", "modal-1") == 5500
+    assert shop.buy_coins(session, rider, "coins-5500", "modal-1") == 5500
+    assert (balance(session, rider, Currency.gem), balance(session, rider, Currency.coin)) == (750, 5500)
+    assert shop.buy_coins(session, rider, "coins-5500", "modal-2") == 5500
+    assert (balance(session, rider, Currency.gem), balance(session, rider, Currency.coin)) == (500, 11000)
+
+
+def test_twenty_parallel_sends_of_one_coin_purchase_make_one(session, rider):
+    fund(session, rider, Currency.gem, 1000)
+
+    def work(own: Session, _number: int) -> int:
+        return shop.buy_coins(own, own.get(Account, rider.id), "coins-5500", "one-click")
+
+    assert race(work, 20) == [5500] * 20
+    session.expire_all()
+    assert (balance(session, rider, Currency.gem), balance(session, rider, Currency.coin)) == (750, 5500)
 
 
 @pytest.mark.parametrize("bundle_id", ["coins-999999", "gems-100", "", None])

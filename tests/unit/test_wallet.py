@@ -43,6 +43,13 @@ def verified(session, rider):
     return rider
 
 
+@pytest.fixture
+def other_verified(session, make_account):
+    other = make_account(email="other.rider@example.com")
+    verify(session, other)
+    return other
+
+
 # --- Amounts and the fee ---------------------------------------------------------------------------------
 
 
@@ -400,3 +407,51 @@ def test_twenty_parallel_withdrawals_with_one_code_make_one(session, verified):
     session.expire_all()
     assert len(session.exec(select(Withdrawal)).all()) == 1
     assert ledger.balance(session, verified.id, Currency.btc) == SAT - 101_500
+
+
+# --- The same request sent again: its idempotency key ------------------------------------------------------
+
+
+def test_a_request_sent_again_with_its_key_is_the_same_request(session, verified):
+    credit(session, verified.id, SAT)
+    first = wallet.withdraw(session, verified, form("0.001", withdrawal_code(session, verified)), NOW, "k-1")
+    # Its answer was lost: the same form, its code now used, comes again.
+    again = wallet.withdraw(session, verified, form("0.001", "000000"), NOW, "k-1")
+    assert again.id == first.id
+    assert wallet.placed_with(session, verified, "k-1").id == first.id
+    assert wallet.placed_with(session, verified, "k-2") is None
+    assert len(session.exec(select(Withdrawal)).all()) == 1
+    assert ledger.balance(session, verified.id, Currency.btc) == SAT - 101_500
+    # Another key is another request, with a code of its own.
+    with pytest.raises(FormErrors) as refused:
+        wallet.withdraw(session, verified, form("0.001", "000000"), NOW, "k-2")
+    assert refused.value.errors == {"code": msg.OTP_WRONG}
+
+
+def test_a_key_is_the_riders_own(session, verified, other_verified):
+    credit(session, verified.id, SAT)
+    credit(session, other_verified.id, SAT)
+    mine = wallet.withdraw(session, verified, form("0.001", withdrawal_code(session, verified)), NOW, "same")
+    theirs = wallet.withdraw(
+        session, other_verified, form("0.002", withdrawal_code(session, other_verified)), NOW, "same"
+    )
+    assert mine.id != theirs.id
+    assert wallet.placed_with(session, other_verified, "same").id == theirs.id
+    with pytest.raises(FormErrors):
+        wallet.withdraw(session, verified, form("0.001", "123456"), NOW, "k" * (wallet.REQUEST_KEY_MAX + 1))
+
+
+def test_twenty_parallel_sends_of_one_request_make_one_and_all_answer_it(session, verified):
+    credit(session, verified.id, SAT)
+    code = withdrawal_code(session, verified)
+
+    def work(own: Session, _number: int) -> int:
+        return wallet.withdraw(own, own.get(Account, verified.id), form("0.001", code), NOW, "one-click").id
+
+    answers = race(work, 20)
+    session.expire_all()
+    placed = session.exec(select(Withdrawal)).all()
+    assert len(placed) == 1
+    assert set(answers) == {placed[0].id}
+    assert ledger.balance(session, verified.id, Currency.btc) == SAT - 101_500
+    assert session.exec(select(WithdrawalMonth.used)).one() == 1
