@@ -124,13 +124,13 @@ def test_the_disabled_withdraw_can_be_seen_on_the_dark_header(page: Page, db: Se
     page.goto("/wallet")
     withdraw = page.locator("#withdraw")
     expect(withdraw).to_be_disabled()
-    expect(withdraw).to_have_accessible_description(wallet_msg.LIMIT_REACHED)
     text, border, border_style = withdraw.evaluate(
         "(node) => ['color', 'borderTopColor', 'borderTopStyle'].map((name) => getComputedStyle(node)[name])"
     )
     # Against the lighter end of the header's gradient: the text reads (4.5:1), the outline shows (3:1).
     assert _contrast(text, COLOR["ink_soft"]) >= 4.5, text
     assert border_style != "none" and _contrast(border, COLOR["ink_soft"]) >= 3, border
+    expect(withdraw).to_have_accessible_description(wallet_msg.LIMIT_REACHED)
 
 
 @pytest.mark.multi_worker
