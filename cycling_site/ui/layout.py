@@ -107,7 +107,7 @@ SCROLL_STYLE = {
         "display": "flex",
         "align_items": "center",
         "gap": SPACE["2"],
-        "margin": f"{SPACE['2']} 0 0",
+        "margin": f"0 0 {SPACE['2']}",
         "font_size": SIZE["xs"],
         "font_weight": "600",
         "color": COLOR["muted"],
