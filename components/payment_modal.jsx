@@ -1,9 +1,11 @@
 import { useEffect, useRef } from "react";
 import { Box, Button, Dialog, Flex, Grid, Heading, Spinner, Tabs, Text } from "@radix-ui/themes";
 import { CircleCheck, TriangleAlert } from "lucide-react";
+import { rememberOpener, returnFocusToOpener } from "../dialog_focus/dialog_focus.jsx";
 
 // The shop's payment modal (spec 1): titled Shop, with the tabs Coins and Power Gems, or one of the
-// loading, success and error screens. Radix's dialog traps focus while it is open and closes on Escape.
+// loading, success and error screens. Radix's dialog traps focus while it is open and closes on Escape;
+// focus goes back to the button that opened it.
 // While a card payment is checked (stage "loading" with a pollAttempt), the first check is asked for at
 // once and each next one pollIntervalMs after the last answer, on the page's own clock.
 export function PaymentModal({
@@ -53,6 +55,8 @@ export function PaymentModal({
 
   const bundleCard = (bundle, kind) => {
     const short = kind === "coins" && gems < bundle.price;
+    // The button's name starts with its visible words (WCAG 2.5.3), then names the package.
+    const action = kind === "coins" ? texts.buy : texts.pay_by_card;
     return (
       <Box
         key={bundle.id}
@@ -76,9 +80,9 @@ export function PaymentModal({
             size="2"
             disabled={busy}
             onClick={() => (kind === "coins" ? onBuyCoins?.(bundle.id) : onBuyGems?.(bundle.id))}
-            aria-label={`Buy ${bundle.reward_label} for ${bundle.price_label}`}
+            aria-label={`${action}: ${bundle.reward_label} for ${bundle.price_label}`}
           >
-            {kind === "coins" ? "Buy" : "Pay by card"}
+            {action}
           </Button>
         )}
       </Box>
@@ -139,6 +143,8 @@ export function PaymentModal({
         aria-describedby={undefined}
         data-stage={stage}
         data-poll-attempt={pollAttempt}
+        onOpenAutoFocus={rememberOpener}
+        onCloseAutoFocus={returnFocusToOpener}
       >
         <Flex justify="between" align="center" mb="3">
           <Dialog.Title mb="0">{texts.title}</Dialog.Title>

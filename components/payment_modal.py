@@ -9,6 +9,8 @@ from typing import Any
 import reflex as rx
 from reflex.event import no_args_event_spec, passthrough_event_spec
 
+import components.dialog_focus  # noqa: F401  (puts dialog_focus.jsx in the build, which the modal imports)
+
 
 class PaymentModal(rx.Component):
     library = rx.asset("payment_modal.jsx", shared=True).importable_path

@@ -1,7 +1,7 @@
 """ASGI middleware around the whole site: security headers (with a script policy for the site's pages),
-a caching policy, unknown pages sent to /, the iframe warning for a page opened in a frame, state-changing
-requests from other sites refused, and a cap on request bodies, declared or streamed, so an oversized upload
-is never read in full."""
+a caching policy, pages opened at another host name sent to the site's own address (SITE_URL), unknown
+pages sent to /, the iframe warning for a page opened in a frame, state-changing requests from other sites
+refused, and a cap on request bodies, declared or streamed, so an oversized upload is never read in full."""
 
 import base64
 import hashlib
@@ -11,12 +11,16 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
+from reflex_base.constants import Endpoint
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cycling_site.messages import site as msg
-from cycling_site.settings import PROJECT_ROOT, settings
+from cycling_site.settings import DEFAULT_PORTS, PROJECT_ROOT, origin_of, settings
 from cycling_site.wire.activity import EMBEDDED_PREFIX as ACTIVITY_PREFIX
+from cycling_site.wire.content import EMBEDDED_PREFIX as CONTENT_PREFIX
+from cycling_site.wire.payments import EMBEDDED_PREFIX as PAYMENTS_PREFIX
 from cycling_site.wire.results import EMBEDDED_PREFIX as RESULTS_PREFIX
 
 # Above every upload limit of the spec (8 MB proofs, 5 files of 5 MB, 10 import proofs); each form
@@ -189,6 +193,53 @@ def _wants_page(scope: Scope) -> bool:
     return "text/html" in _header(scope, b"accept")
 
 
+# What a browser opens at another host name goes to SITE_URL, but not these: the API and the live connection
+# (called by the pages and the game client at whatever address they were given), uploads, health checks, and
+# the embedded services (the payment sandbox stands for the provider's own site, the results service fills
+# a frame of the site).
+NOT_REDIRECTED = (
+    "/api",
+    *(str(endpoint) for endpoint in Endpoint),
+    ACTIVITY_PREFIX,
+    CONTENT_PREFIX,
+    PAYMENTS_PREFIX,
+    RESULTS_PREFIX,
+)
+
+
+def _host_and_port(url: str) -> tuple[str, int | None]:
+    """An address's host name and port, the scheme's default port left out (a port that is no number: -1)."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    return parts.hostname or "", None if port == DEFAULT_PORTS.get(parts.scheme) else port
+
+
+def canonical_location(scope: Scope, site_url: str) -> bytes | None:
+    """Where a page opened at another host name than SITE_URL's goes: the same path and query there. Cookies
+    belong to one host name, so a rider who signed in at 127.0.0.1 is signed out at localhost, where a card
+    payment's return and the e-mailed links lead; every visit starts at the one address instead. Only pages
+    a browser opens (GET or HEAD asking for HTML, no file); behind a reverse proxy the host the visitor used
+    is its X-Forwarded-Host."""
+    path = scope["path"]
+    if (
+        scope["method"] not in ("GET", "HEAD")
+        or "text/html" not in _header(scope, b"accept")
+        or FILE.search(path)
+        or any(_under(path, prefix) for prefix in NOT_REDIRECTED)
+    ):
+        return None
+    visited = _header(scope, b"x-forwarded-host").split(",")[0].strip() or _header(scope, b"host")
+    scheme = urlsplit(site_url).scheme
+    if not visited or _host_and_port(f"{scheme}://{visited}") == _host_and_port(site_url):
+        return None
+    query = scope.get("query_string", b"")
+    location = origin_of(site_url).encode() + (scope.get("raw_path") or path.encode())
+    return location + (b"?" + query if query else b"")
+
+
 class SiteMiddleware:
     """Adds the security headers; a browser asking for a page that does not exist is redirected to /."""
 
@@ -235,6 +286,12 @@ class SiteMiddleware:
             headers = [*IFRAME_WARNING_HEADERS, (b"content-length", str(len(body)).encode())]
             await send({"type": "http.response.start", "status": 200, "headers": headers})
             await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
+            return
+        if location := canonical_location(scope, settings.site_url):
+            headers = [(b"location", location), (b"content-length", b"0"), (b"cache-control", REVALIDATE)]
+            headers += self.security_headers(scope)
+            await send({"type": "http.response.start", "status": 308, "headers": headers})
+            await send({"type": "http.response.body", "body": b""})
             return
         scope = as_folder(scope)
         security_headers = self.security_headers(scope)

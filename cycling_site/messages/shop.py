@@ -14,6 +14,9 @@ POLLING_SLOW = (
 EMPTY_TAB = "Sorry, no product available here at this moment."
 NOT_ENOUGH_GEMS = "Not Enough Gems"
 SHOP_TITLE = "Shop"
+# A package's button; its accessible name starts with these words and names the package.
+BUY_BUNDLE = "Buy"
+PAY_BY_CARD = "Pay by card"
 
 ALREADY_OWNED = "You already own this item."
 LOCKED = "Reach level {level} to unlock this item."

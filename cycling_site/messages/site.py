@@ -72,3 +72,6 @@ PAGE_DESCRIPTIONS = {
 EVENT_DESCRIPTION = (
     "{name}, {when}: {distance}, {elevation} of climbing, {prize} in prize money. Register on {site}."
 )
+
+# Under a table wider than the screen, while some of its columns are out of sight.
+SCROLL_HINT = "Scroll sideways to see every column"

@@ -208,6 +208,7 @@ def _progress_table() -> rx.Component:
             width="100%",
         ),
         "Progress totals",
+        pin_first_column=True,
     )
 
 

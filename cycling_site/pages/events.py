@@ -27,54 +27,87 @@ def _chip(text: rx.Var, icon: str) -> rx.Component:
     )
 
 
-# A phone wraps the cells, so the table fits instead of scrolling (a scrolling table of text alone cannot
-# be reached from the keyboard).
-WRAP_ON_PHONE = rx.breakpoints(initial="normal", sm="nowrap")
+CATEGORY_COLUMNS = ("TIME", "DISTANCE", "ELEVATION")
+
+
+def _category_name(row: rx.Var) -> list[rx.Component]:
+    return [
+        rx.text(row["name"], font_weight="700", class_name="category-name"),
+        rx.cond(
+            row["description"] != "",
+            rx.text(
+                row["description"],
+                font_size=SIZE["xs"],
+                font_weight="400",
+                color=COLOR["muted"],
+                class_name="category-description",
+            ),
+        ),
+    ]
+
+
+def _category_card(row: rx.Var) -> rx.Component:
+    """A phone's category: its name, then its three figures side by side under their labels."""
+    return rx.el.li(
+        *_category_name(row),
+        rx.el.dl(
+            *[
+                rx.box(
+                    rx.el.dt(label, font_size=SIZE["xs"], color=COLOR["muted"], letter_spacing="0.06em"),
+                    rx.el.dd(row[key], margin="0", font_weight="600"),
+                )
+                for label, key in zip(CATEGORY_COLUMNS, ("time", "distance", "elevation"), strict=True)
+            ],
+            display="grid",
+            grid_template_columns="repeat(3, minmax(0, 1fr))",
+            gap=SPACE["2"],
+            margin=f"{SPACE['2']} 0 0",
+        ),
+        class_name="category-card",
+        padding_y=SPACE["3"],
+        border_top=f"1px solid {COLOR['border']}",
+    )
 
 
 def _category_table(event: rx.Var) -> rx.Component:
-    return scroll_region(
-        rx.table.root(
-            rx.table.header(
-                rx.table.row(
-                    rx.table.column_header_cell(rx.el.span("Category", style=VISUALLY_HIDDEN), **HEADER_CELL),
-                    *[
-                        rx.table.column_header_cell(label, **HEADER_CELL)
-                        for label in ("TIME", "DISTANCE", "ELEVATION")
-                    ],
-                )
-            ),
-            rx.table.body(
-                rx.foreach(
-                    event["categories"].to(list[dict[str, str]]),
-                    lambda row: rx.table.row(
-                        rx.table.row_header_cell(
-                            rx.text(row["name"], font_weight="700", class_name="category-name"),
-                            rx.cond(
-                                row["description"] != "",
-                                rx.text(
-                                    row["description"],
-                                    font_size=SIZE["xs"],
-                                    font_weight="400",
-                                    color=COLOR["muted"],
-                                    class_name="category-description",
-                                ),
-                            ),
-                            white_space=WRAP_ON_PHONE,
-                        ),
-                        rx.table.cell(row["time"]),
-                        rx.table.cell(row["distance"]),
-                        rx.table.cell(row["elevation"]),
-                    ),
-                )
-            ),
-            size="1",
-            variant="ghost",
-            class_name="category-table",
-            white_space=WRAP_ON_PHONE,
+    """A table from the sm width; a phone lists the categories, each with all of its figures in sight."""
+    rows = event["categories"].to(list[dict[str, str]])
+    table = rx.table.root(
+        rx.table.header(
+            rx.table.row(
+                rx.table.column_header_cell(rx.el.span("Category", style=VISUALLY_HIDDEN), **HEADER_CELL),
+                *[rx.table.column_header_cell(label, **HEADER_CELL) for label in CATEGORY_COLUMNS],
+            )
+        ),
+        rx.table.body(
+            rx.foreach(
+                rows,
+                lambda row: rx.table.row(
+                    rx.table.row_header_cell(*_category_name(row)),
+                    rx.table.cell(row["time"]),
+                    rx.table.cell(row["distance"]),
+                    rx.table.cell(row["elevation"]),
+                ),
+            )
+        ),
+        size="1",
+        variant="ghost",
+        class_name="category-table",
+        white_space="nowrap",
+        width="100%",
+    )
+    return rx.fragment(
+        rx.box(scroll_region(table, "Categories"), display=["none", "none", "block"], width="100%"),
+        rx.el.ul(
+            rx.foreach(rows, _category_card),
+            aria_label="Categories",
+            class_name="category-cards",
+            display=["block", "block", "none"],
+            list_style="none",
+            margin="0",
+            padding="0",
             width="100%",
         ),
-        "Categories",
     )
 
 

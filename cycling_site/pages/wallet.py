@@ -132,6 +132,62 @@ def _row(row: rx.Var) -> rx.Component:
     )
 
 
+def _card_fact(label: str, value: rx.Component) -> rx.Component:
+    return rx.box(
+        rx.el.dt(label, font_size=SIZE["xs"], font_weight="700", color=COLOR["muted"]),
+        rx.el.dd(value, margin="0", font_size=SIZE["sm"], word_break="break-all"),
+    )
+
+
+def _transaction_card(row: rx.Var) -> rx.Component:
+    """A phone's transaction: what was asked and where it stands first, the ids whole below."""
+    transaction_id = rx.text(row["transaction_id"], font_family="monospace", font_size=SIZE["xs"])
+    return rx.el.li(
+        rx.flex(
+            rx.text(
+                row["amount"],
+                class_name="transaction-amount",
+                font_size=SIZE["md"],
+                font_weight="800",
+                font_variant_numeric="tabular-nums",
+            ),
+            badge(row["status"], row["tone"], class_name="transaction-status"),
+            justify="between",
+            align="center",
+            gap=SPACE["2"],
+        ),
+        rx.text(
+            row["requested_at"], class_name="transaction-date", font_size=SIZE["sm"], color=COLOR["muted"]
+        ),
+        rx.el.dl(
+            _card_fact(COLUMNS[0], rx.text(row["request_no"], font_weight="700")),
+            _card_fact(
+                COLUMNS[1],
+                rx.cond(
+                    row["transaction_url"] != "",
+                    rx.link(
+                        transaction_id,
+                        href=row["transaction_url"],
+                        is_external=True,
+                        color=COLOR["accent_dark"],
+                    ),
+                    transaction_id,
+                ),
+            ),
+            _card_fact(
+                COLUMNS[3], rx.text(row["wallet_address"], font_family="monospace", font_size=SIZE["xs"])
+            ),
+            display="grid",
+            gap=SPACE["2"],
+            margin=f"{SPACE['3']} 0 0",
+        ),
+        class_name="transaction-card",
+        padding=SPACE["4"],
+        border=f"1px solid {COLOR['border']}",
+        border_radius=RADIUS["md"],
+    )
+
+
 def _transactions() -> rx.Component:
     search = rx.input(
         rx.input.slot(rx.icon("search", size=16)),
@@ -141,18 +197,38 @@ def _transactions() -> rx.Component:
         size="3",
         width=rx.breakpoints(initial="100%", sm="280px"),
     )
-    table = scroll_region(
-        rx.table.root(
-            rx.table.header(
-                rx.table.row(*(rx.table.column_header_cell(name, white_space="nowrap") for name in COLUMNS))
+    # A phone lists the transactions as cards (amount, status and date first); the table from the sm width.
+    table = rx.fragment(
+        rx.box(
+            scroll_region(
+                rx.table.root(
+                    rx.table.header(
+                        rx.table.row(
+                            *(rx.table.column_header_cell(name, white_space="nowrap") for name in COLUMNS)
+                        )
+                    ),
+                    rx.table.body(rx.foreach(State.transactions, _row)),
+                    variant="surface",
+                    size="2",
+                    width="100%",
+                ),
+                "Transactions",
+                id="transactions-table",
             ),
-            rx.table.body(rx.foreach(State.transactions, _row)),
-            variant="surface",
-            size="2",
+            display=["none", "none", "block"],
             width="100%",
         ),
-        "Transactions",
-        id="transactions-table",
+        rx.el.ul(
+            rx.foreach(State.transactions, _transaction_card),
+            id="transaction-cards",
+            aria_label="Transactions",
+            display=["grid", "grid", "none"],
+            gap=SPACE["3"],
+            list_style="none",
+            margin="0",
+            padding="0",
+            width="100%",
+        ),
     )
     empty = rx.center(
         rx.vstack(

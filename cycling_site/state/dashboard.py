@@ -25,14 +25,13 @@ from cycling_site.state import ride_format
 from cycling_site.state.changes import put
 from cycling_site.state.hashes import show_hash
 from cycling_site.state.session import Rider, SessionState, rider_action, signed_in_account
-from cycling_site.state.shop import ShopState
+from cycling_site.state.shop import SHOP_TAB, ShopState
 from cycling_site.state.third_party_import import ImportState
 from cycling_site.state.weigh_ins import WeighInState, owed_items
 from cycling_site.wire.activity import MAX_COMPARE, MAX_FIT_BYTES, week_of_month
 
 TABS = ("profile", "activities", "in-game-shop")
 DEFAULT_TAB = "profile"
-SHOP_TAB = "in-game-shop"
 ACTIVITIES_TAB = "activities"
 PERIODS = ("week", "month", "year")
 DEFAULT_PERIOD = "year"

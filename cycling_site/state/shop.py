@@ -28,11 +28,15 @@ HALFWAY_ATTEMPT = (POLL_ATTEMPTS + 1) // 2
 RELOAD_AFTER_PURCHASE_MS = 700
 # How long a coin purchase's success outlives a new load of the page: a dropped connection's reconnect.
 RECONNECT_GRACE_S = 30
+# The dashboard's tab (its address's hash) that shows the shop.
+SHOP_TAB = "in-game-shop"
 MODAL_TEXTS = {
     "title": msg.SHOP_TITLE,
     "congratulations": msg.CONGRATULATIONS,
     "failed": msg.MODAL_FAILED,
     "not_enough_gems": msg.NOT_ENOUGH_GEMS,
+    "buy": msg.BUY_BUNDLE,
+    "pay_by_card": msg.PAY_BY_CARD,
 }
 SECTIONS = [name for name, _types in TABS]
 BIKE_TYPE_LABELS = {"road": "Road", "time-trial": "Time trial"}
@@ -195,8 +199,10 @@ class ShopState(rx.State):
             self.viewing = {}
 
     @rx.event
-    def purchase_done(self):
-        """OK on Purchase Successful: the page reloads after 700 ms (spec 1 section 9)."""
+    def purchase_closed(self, is_open: bool):
+        """OK (or Escape) on Purchase Successful: the page reloads after 700 ms (spec 1 section 9)."""
+        if is_open or not self.purchase_message:
+            return None
         self.purchase_message = ""
         return rx.call_script(f"setTimeout(() => window.location.reload(), {RELOAD_AFTER_PURCHASE_MS})")
 
@@ -222,9 +228,13 @@ class ShopState(rx.State):
 
     @rx.event
     def modal_ok(self):
+        """The rider stays on the shop's tab; back from the card page, its address loses the payment's
+        query."""
         self.modal_open, self.modal_stage, self.modal_message, self.poll_attempt = False, "choose", "", 0
         self.order_id = self._purchase_key = ""
-        return rx.redirect(path_of("new_activities"))
+        if "payment_result" in self.router.url.query_parameters:
+            return rx.redirect(f"{path_of('new_activities')}#{SHOP_TAB}")
+        return None
 
     @rx.event
     @rider_action(busy="modal_busy")

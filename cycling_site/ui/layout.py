@@ -2,7 +2,9 @@
 
 import reflex as rx
 
+from components.scroll_region import scroll_region as scrolling_region
 from components.session_watch import session_watch
+from cycling_site.messages import site as site_msg
 from cycling_site.state.session import CHECK_INTERVAL_MS, SessionState
 from cycling_site.ui.footer import footer
 from cycling_site.ui.header import header
@@ -82,9 +84,58 @@ def card(*children: rx.Component, **props) -> rx.Component:
     )
 
 
-def scroll_region(child: rx.Component, label: str, **props) -> rx.Component:
-    """A table that may be wider than a phone scrolls here: a named region the keyboard can reach and
-    scroll with the arrow keys."""
-    return rx.box(
-        child, overflow_x="auto", width="100%", tab_index=0, role="region", aria_label=label, **props
+# While columns are out of sight, a fade on that side (the pinned first column casts a shadow instead).
+FADE = {"position": "absolute", "top": "0", "bottom": "0", "width": "28px", "pointer_events": "none"}
+SCROLL_STYLE = {
+    "& .scroll-frame": {"position": "relative"},
+    "& .scroll-region": {"overflow_x": "auto", "width": "100%"},
+    # Radix's table clips itself to its column (theme.SITE_RULES opens its viewport): this region scrolls.
+    "& .rt-TableRoot > .rt-ScrollAreaRoot": {"overflow": "visible"},
+    "& .scroll-fade": {**FADE, "opacity": "0", "transition": "opacity 0.2s"},
+    "& .scroll-fade-before": {
+        "left": "0",
+        "background": f"linear-gradient(to right, {COLOR['card']}, transparent)",
+    },
+    "& .scroll-fade-after": {
+        "right": "0",
+        "background": f"linear-gradient(to left, {COLOR['card']}, transparent)",
+    },
+    "&[data-more-before='true'] .scroll-fade-before, &[data-more-after='true'] .scroll-fade-after": {
+        "opacity": "1"
+    },
+    "& .scroll-hint": {
+        "display": "flex",
+        "align_items": "center",
+        "gap": SPACE["2"],
+        "margin": f"0 0 {SPACE['2']}",
+        "font_size": SIZE["xs"],
+        "font_weight": "600",
+        "color": COLOR["muted"],
+    },
+}
+PINNED_STYLE = {
+    **SCROLL_STYLE,
+    "& tr > :first-child": {"position": "sticky", "left": "0", "z_index": "1", "background": COLOR["card"]},
+    "& .scroll-fade-before": {"display": "none"},
+    "&[data-more-before='true'] tr > :first-child::after": {
+        **FADE,
+        "content": "''",
+        "right": "-8px",
+        "width": "8px",
+        "background": "linear-gradient(to right, rgba(16, 24, 40, 0.1), transparent)",
+    },
+}
+
+
+def scroll_region(child: rx.Component, label: str, pin_first_column: bool = False, **props) -> rx.Component:
+    """A table that may be wider than a phone scrolls here, in a named region that shows while it hides
+    columns that it does (the keyboard reaches it then and scrolls it with the arrow keys). A pinned first
+    column keeps each row's name in sight."""
+    return scrolling_region(
+        child,
+        label=label,
+        hint=site_msg.SCROLL_HINT,
+        style=PINNED_STYLE if pin_first_column else SCROLL_STYLE,
+        width="100%",
+        **props,
     )

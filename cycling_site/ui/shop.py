@@ -4,6 +4,7 @@ payment modal."""
 
 import reflex as rx
 
+from components.dialog_focus import RETURN_FOCUS
 from components.payment_modal import payment_modal
 from cycling_site.messages import shop as msg
 from cycling_site.state.shop import MODAL_TEXTS, POLL_INTERVAL_MS, SECTIONS, ShopState
@@ -230,6 +231,7 @@ def _quick_view() -> rx.Component:
             id="quick-view",
             # The title holds the product's name; this names the dialog while the name is still on its way.
             aria_label="Product details",
+            **RETURN_FOCUS,
         ),
         open=ShopState.viewing.contains("id"),
         on_open_change=ShopState.close_quick_view,
@@ -237,18 +239,22 @@ def _quick_view() -> rx.Component:
 
 
 def _purchase_successful() -> rx.Component:
+    """OK is the dialog's cancel control: an alert dialog puts focus there on opening, and Escape closes it
+    as OK does."""
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title(msg.PURCHASE_SUCCESSFUL_TITLE),
             rx.alert_dialog.description(ShopState.purchase_message, id="purchase-message"),
             rx.flex(
-                rx.alert_dialog.action(rx.button("OK", on_click=ShopState.purchase_done, id="purchase-ok")),
+                rx.alert_dialog.cancel(rx.button("OK", id="purchase-ok")),
                 justify="end",
                 margin_top=SPACE["4"],
             ),
             max_width="400px",
+            id="purchase-successful",
         ),
         open=ShopState.purchase_message != "",
+        on_open_change=ShopState.purchase_closed,
     )
 
 

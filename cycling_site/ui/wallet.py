@@ -46,6 +46,17 @@ def badge(text: rx.Var | str, tone: rx.Var | str, **props) -> rx.Component:
     )
 
 
+# A disabled button on the dark header: Radix's grey on grey is lost on the ink; this one stays readable (the
+# header's muted text, over 6:1 on the ink) and looks switched off, with a dashed outline.
+DISABLED_ON_INK = {
+    "background": "transparent",
+    "color": COLOR["on_ink_muted"],
+    "box_shadow": "none",
+    "border": f"1px dashed {COLOR['on_ink_muted']}",
+    "cursor": "not-allowed",
+}
+
+
 def _action(label: str, icon: str, href: str, **props) -> rx.Component:
     return link_button(
         rx.icon(icon, size=16),
@@ -91,7 +102,9 @@ def _actions() -> rx.Component:
                         size="3",
                         disabled=True,
                         id="withdraw",
+                        aria_describedby="wallet-limit",
                         width=rx.breakpoints(initial="100%", sm="auto"),
+                        _disabled=DISABLED_ON_INK,
                     ),
                     _action(msg.WITHDRAW, "arrow-up-right", path_of("withdrawal"), id="withdraw"),
                 ),

@@ -5,6 +5,7 @@ photo or video proof."""
 import reflex as rx
 
 from components.countdown import countdown
+from components.dialog_focus import RETURN_FOCUS
 from cycling_site.messages import weigh_ins as msg
 from cycling_site.services.weigh_ins import MAX_PROOF_BYTES, WEIGHT_MAX, WEIGHT_MIN
 from cycling_site.state.weigh_ins import PROOF_UPLOAD, WeighInState
@@ -214,6 +215,7 @@ def _dialog() -> rx.Component:
             ),
             id="weigh-in-dialog",
             max_width="480px",
+            **RETURN_FOCUS,
         ),
         open=State.dialog_open,
         on_open_change=State.set_dialog_open,

@@ -19,6 +19,7 @@ from cycling_site.services import parental_consent, teams, tokens
 from cycling_site.services.accounts import NAME_MAX
 from cycling_site.services.teams import TeamForm
 from cycling_site.services.tokens import TOKEN_COOKIE
+from cycling_site.settings import settings
 from tests.unit.conftest import DEMO_PASSWORD, count, solve_payload
 
 LOGIN = "/api/auth/login"
@@ -422,7 +423,7 @@ def site() -> TestClient:
         return PlainTextResponse("home")
 
     app = SiteMiddleware(Starlette(routes=[Route("/", home)]))
-    return TestClient(app, follow_redirects=False)
+    return TestClient(app, base_url=settings.site_url, follow_redirects=False)
 
 
 def assert_security_headers(response) -> None:

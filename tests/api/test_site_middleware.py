@@ -245,7 +245,7 @@ def test_a_page_without_its_closing_slash_is_served_without_a_redirect(build):
     (build / "user" / "activities" / "index.html").write_text("<html>dashboard</html>")
     files = Starlette(routes=[Mount("/", StaticFiles(directory=build, html=True))])
     assert TestClient(files).get("/user/activities", follow_redirects=False).status_code == 307
-    client = TestClient(SiteMiddleware(files))
+    client = TestClient(SiteMiddleware(files), base_url=SITE)
     for address in ("/user/activities", "/user/activities/", "/user/activities?tab=1"):
         response = client.get(address, follow_redirects=False)
         assert (response.status_code, response.text) == (200, "<html>dashboard</html>"), address
@@ -334,3 +334,97 @@ def test_pages_opened_as_documents_and_the_framed_results_service_are_not_the_wa
     assert site_msg.IFRAME_WARNING not in page.text and page.headers["x-frame-options"] == "DENY"
     results = client.get("/results-service/", headers={"Sec-Fetch-Dest": "iframe"}, follow_redirects=False)
     assert site_msg.IFRAME_WARNING not in results.text
+
+
+# --- One address for every visit ----------------------------------------------------------------------------
+
+PAGE = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+
+
+@pytest.fixture
+def canonical_site(monkeypatch) -> TestClient:
+    """The whole site (pages, API, services) behind the middleware, at SITE_URL http://127.0.0.1:8123."""
+    monkeypatch.setattr(
+        middleware, "settings", dataclasses.replace(settings, site_url="http://127.0.0.1:8123")
+    )
+
+    async def anything(request: Request) -> PlainTextResponse:
+        return PlainTextResponse(request.url.path)
+
+    app = Starlette(routes=[Route("/{path:path}", anything, methods=["GET", "HEAD", "POST"])])
+    return TestClient(SiteMiddleware(app), base_url="http://localhost:8123", follow_redirects=False)
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+@pytest.mark.parametrize(
+    ("path", "location"),
+    [
+        ("/", "http://127.0.0.1:8123/"),
+        (
+            "/user/activities?payment_result=success&orderId=a%20b",
+            "/user/activities?payment_result=success&orderId=a%20b",
+        ),
+        ("/auth/verify-email?code=x%2Fy", "/auth/verify-email?code=x%2Fy"),
+        ("/event/detail/3", "/event/detail/3"),
+    ],
+)
+def test_a_page_opened_at_another_host_name_goes_to_the_same_address_at_site_url(
+    canonical_site, method, path, location
+):
+    response = canonical_site.request(method, path, headers=PAGE)
+    assert response.status_code == 308
+    assert response.headers["location"] == "http://127.0.0.1:8123" + location.removeprefix(
+        "http://127.0.0.1:8123"
+    )
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:8123", "127.0.0.1:8123".upper()], ids=["site-url", "upper-case"])
+def test_a_page_opened_at_site_url_is_served(canonical_site, host):
+    response = canonical_site.get("/event/detail/3", headers={**PAGE, "Host": host})
+    assert (response.status_code, response.text) == (200, "/event/detail/3")
+
+
+@pytest.mark.parametrize(
+    ("host", "forwarded", "status"),
+    [
+        ("127.0.0.1:8124", "", 308),
+        ("localhost:8123", "127.0.0.1:8123", 200),
+        ("app:3000", "evil.example", 308),
+    ],
+    ids=["other-port", "proxy-forwarding-site-url", "proxy-forwarding-another-host"],
+)
+def test_the_host_the_visitor_used_decides_behind_a_proxy_too(canonical_site, host, forwarded, status):
+    headers = {**PAGE, "Host": host, **({"X-Forwarded-Host": forwarded} if forwarded else {})}
+    response = canonical_site.get("/events", headers=headers)
+    assert response.status_code == status
+    if status == 308:
+        assert response.headers["location"] == "http://127.0.0.1:8123/events"
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "headers"),
+    [
+        ("GET", "/api/events/upcoming", PAGE),
+        ("GET", "/api/demo-oauth/strava/authorize", PAGE),
+        ("POST", "/api/shop/webhook", {}),
+        ("GET", "/_event/", PAGE),
+        ("POST", "/_upload", {}),
+        ("GET", "/ping", PAGE),
+        ("GET", "/_health", PAGE),
+        ("GET", "/payments-service/checkout/cs_test_1", PAGE),
+        ("GET", "/results-service/", PAGE),
+        ("GET", "/activity-service/v2/rider/activities", PAGE),
+        ("GET", "/content-service/api/pages", PAGE),
+        ("GET", "/assets/app-AbCdEfGh.js", PAGE),
+        ("GET", "/favicon.svg", PAGE),
+        ("GET", "/user/activities", {"Accept": "application/json"}),
+        ("POST", "/auth/login", PAGE),
+    ],
+)
+def test_the_api_the_services_files_and_calls_that_are_no_page_visit_are_not_redirected(
+    canonical_site, method, path, headers
+):
+    response = canonical_site.request(method, path, headers=headers)
+    assert response.status_code != 308
+    assert "location" not in response.headers

@@ -180,7 +180,7 @@ def test_a_coin_bundle_is_bought_with_gems(page: Page, db: Session):
     expect(page.locator("#payment-tab-coins")).to_have_attribute("aria-selected", "true")
     expect(modal.locator(".bundle-coins")).to_have_count(3)
     expect(page.locator("#bundle-coins-12000")).to_contain_text(msg.NOT_ENOUGH_GEMS)
-    page.locator("#bundle-coins-5500").get_by_role("button", name="Buy 5,500 coins for 250 gems").click()
+    page.locator("#bundle-coins-5500").get_by_role("button", name="Buy: 5,500 coins for 250 gems").click()
     expect(page.locator("#payment-success")).to_contain_text(msg.CONGRATULATIONS)
     expect(page.locator("#payment-success")).to_contain_text(msg.COINS_ADDED.format(coins=5500))
     assert (balance(db, account, Currency.coin), balance(db, account, Currency.gem)) == (5500, 50)

@@ -388,7 +388,7 @@ def test_kids_have_no_wallet_and_the_wallet_fits_a_phone(browser: Browser, site,
         returning_rider(phone, RIDER)
         wait_signed_in(phone)
         phone.goto("/wallet")
-        expect(phone.locator(".transaction-row").first).to_be_visible()
+        expect(phone.locator(".transaction-card").first).to_be_visible()
         expect(phone.locator("#withdraw")).to_be_visible()
         assert phone.evaluate(NO_OVERFLOW)
         phone.goto("/wallet/withdrawal-request")
