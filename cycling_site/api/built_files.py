@@ -1,4 +1,5 @@
-"""The built frontend's pages and files, served on the event loop.
+"""The built frontend's pages and files, served on the event loop; the public pages with their first screen
+(cycling_site/api/first_screen.py).
 
 Starlette's file server looks each file up and reads it in worker threads: the DB_THREADS few that database
 work runs in too. While they all waited on a locked database, `GET /` waited with them (31 s with SQLite's
@@ -6,6 +7,7 @@ work runs in too. While they all waited on a locked database, `GET /` waited wit
 cache, each shorter than the hop to a thread would be.
 """
 
+import gzip
 import os
 import stat
 from collections.abc import AsyncIterator
@@ -13,12 +15,15 @@ from contextlib import asynccontextmanager
 from typing import BinaryIO
 
 from reflex.utils.precompressed_staticfiles import PrecompressedStaticFiles
-from starlette.datastructures import URL
+from starlette.datastructures import URL, Headers
 from starlette.exceptions import HTTPException
 from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import Mount
-from starlette.staticfiles import StaticFiles
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
+
+from cycling_site.api import first_screen
+from cycling_site.api.caching import etag_of
 
 
 class _ReadsOnLoop:
@@ -78,9 +83,48 @@ class _LookupsOnLoop(StaticFiles):
         raise HTTPException(status_code=404)
 
 
+# Each public page as last sent, per snapshot: the snapshot, the built page's time, the page and its gzip.
+_with_snapshot: dict[str, tuple[first_screen.FirstScreen, float, bytes, bytes]] = {}
+
+
+def _accepts_gzip(scope: Scope) -> bool:
+    for name, value in scope.get("headers", []):
+        if name == b"accept-encoding":
+            return any(part.split(b";")[0].strip() == b"gzip" for part in value.lower().split(b","))
+    return False
+
+
 class BuiltFiles(PrecompressedStaticFiles, _LookupsOnLoop):
     """Reflex's server of the built frontend (compressed copies, pages of dynamic routes) with its lookups
-    and reads on the event loop."""
+    and reads on the event loop, and the public pages with their first screen."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        page = first_screen.served(scope["path"]) if scope["method"] in ("GET", "HEAD") else None
+        answer = await self._with_first_screen(page, scope) if page is not None else None
+        return answer or await super().get_response(path, scope)
+
+    async def _with_first_screen(self, page: first_screen.Served, scope: Scope) -> Response | None:
+        """The built page with its snapshot; None (the page as built) while the build or the snapshot is
+        missing."""
+        folder = page.template.strip("/")
+        full_path, found = self._lookup(f"{folder}/index.html" if folder else "index.html")
+        if found is None or not stat.S_ISREG(found.st_mode):
+            return None
+        screen = await first_screen.snapshot(page)
+        if screen is None:
+            return None
+        kept = _with_snapshot.get(page.key)
+        if kept is None or kept[0] is not screen or kept[1] != found.st_mtime:
+            with open(full_path, encoding="utf-8") as built:
+                body = first_screen.with_first_screen(built.read(), screen).encode()
+            kept = _with_snapshot[page.key] = (screen, found.st_mtime, body, gzip.compress(body, 6))
+        body = kept[3] if _accepts_gzip(scope) else kept[2]
+        headers = {"ETag": etag_of(kept[2]), "Vary": "Accept-Encoding"}
+        if body is kept[3]:
+            headers["Content-Encoding"] = "gzip"
+        if self.is_not_modified(Headers(headers=headers), Headers(scope=scope)):
+            return NotModifiedResponse(Headers(headers=headers))
+        return Response(b"" if scope["method"] == "HEAD" else body, media_type="text/html", headers=headers)
 
     def file_response(
         self,

@@ -3,6 +3,7 @@ on a lock, say): they are served without one, with the same answers Reflex's fil
 
 import gzip
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 
 import anyio
@@ -12,7 +13,11 @@ from reflex.utils.precompressed_staticfiles import PrecompressedStaticFiles
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
+from cycling_site.api import first_screen
 from cycling_site.api.built_files import serve_built_files_on_loop
+from cycling_site.bundling import EVENT_TEMPLATE_PATH
+from cycling_site.models.common import utcnow
+from cycling_site.models.events import Event
 
 pytestmark = pytest.mark.anyio
 PAGE = b"<!doctype html><title>Events</title>"
@@ -82,3 +87,60 @@ async def test_an_unchanged_file_is_answered_304_and_a_folder_without_its_slash_
         folder = await client.get("/events")
     assert again.status_code == 304
     assert (folder.status_code, folder.headers["location"]) == (307, "http://site/events/")
+
+
+SLOT = '<div id="first-screen" class="rx-Html"></div>'
+BUILT_EVENT_PAGE = (
+    '<!doctype html><title>Event · Site</title><meta content="A race." name="description"/>'
+    f"<main>{SLOT}<p>Loading the event...</p></main>"
+)
+
+
+@pytest.fixture
+def public_pages(build: Path, session) -> Path:
+    """A build whose events list and event page have the first screen's slot, and a fresh database."""
+    first_screen.forget()
+    (build / "index.html").write_text(f"<!doctype html><title>Events</title><main>{SLOT}</main>")
+    template = build / EVENT_TEMPLATE_PATH.strip("/")
+    template.mkdir(parents=True)
+    (template / "index.html").write_text(BUILT_EVENT_PAGE)
+    yield build
+    first_screen.forget()
+
+
+def _stored_event(session, name: str) -> Event:
+    event = Event(name=name, starts_at=utcnow() + timedelta(days=3), closes_at=utcnow() + timedelta(days=2))
+    session.add(event)
+    session.commit()
+    session.refresh(event)
+    return event
+
+
+@pytest.mark.usefixtures("public_pages")
+async def test_the_events_page_is_served_with_the_events_in_it(client, session):
+    _stored_event(session, "Jebel Jais <Classic>")
+    page = await client.get("/", headers=UNCOMPRESSED)
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "Jebel Jais &lt;Classic&gt;" in page.text
+    again = await client.get("/", headers={"if-none-match": page.headers["etag"]})
+    assert again.status_code == 304
+    compressed = await client.get("/", headers={"accept-encoding": "gzip, br"})
+    assert compressed.headers["content-encoding"] == "gzip" and compressed.text == page.text
+
+
+@pytest.mark.usefixtures("public_pages")
+async def test_an_events_page_is_served_with_its_title_description_and_content(client, session):
+    event = _stored_event(session, "Night Sprint")
+    page = await client.get(f"/event/detail/{event.id}", headers=UNCOMPRESSED)
+    assert page.status_code == 200
+    assert "<title>Night Sprint · " in page.text
+    assert '<meta content="Night Sprint, ' in page.text
+    assert "<h1>Night Sprint</h1>" in page.text
+    head = await client.head(f"/event/detail/{event.id}", headers=UNCOMPRESSED)
+    assert (head.status_code, head.content) == (200, b"")
+
+
+@pytest.mark.usefixtures("public_pages")
+async def test_an_unknown_event_gets_the_page_as_built(client):
+    page = await client.get("/event/detail/999999", headers=UNCOMPRESSED)
+    assert "<title>Event · Site</title>" not in page.text
