@@ -21,6 +21,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import nh3
 from sqlalchemy.exc import SQLAlchemyError
@@ -32,18 +33,22 @@ from cycling_site.db import in_session
 from cycling_site.messages import site as site_msg
 from cycling_site.models.events import Event
 from cycling_site.routes import path_of
-from cycling_site.services import events, teams, tracks
+from cycling_site.services import events, profile, teams, tokens, tracks
 from cycling_site.settings import settings
 
 SLOT_ID = "first-screen"
 CLASS = "first-screen"
+# The rider's side of the header: their avatar (or initial) while the live connection opens.
+RIDER_SLOT_ID = "rider-first-screen"
 EVENT_PATH = re.compile(r"^/event/detail/(\d{1,10})/?$")
 # As the event list's first page shows them.
 EVENTS_PER_PAGE = 10
 CONTENT_PAGES = ("support", "terms", "privacy", "about", "team_uae", "sunday_race_club", "al_ula")
 GENDER_LABELS = {0: "Men", 1: "Women", 2: "Open"}
+T = TypeVar("T")
 
 _EMPTY_SLOT = re.compile(rf'(<div\b[^>]*\bid="{SLOT_ID}"[^>]*>)(</div>)')
+_EMPTY_RIDER_SLOT = re.compile(rf'(<div\b[^>]*\bid="{RIDER_SLOT_ID}"[^>]*>)(</div>)')
 _TITLE = re.compile(r"<title>[^<]*</title>")
 _DESCRIPTION = re.compile(r'<meta content="[^"]*" name="description"/>')
 
@@ -199,8 +204,8 @@ async def faqs() -> FirstScreen | None:
     )
 
 
-def _from_database(read: Callable[..., FirstScreen | None], *args: object) -> Callable[[], Awaitable]:
-    async def build() -> FirstScreen | None:
+def _from_database(read: Callable[..., T | None], *args: object) -> Callable[[], Awaitable[T | None]]:
+    async def build() -> T | None:
         try:
             return await in_session(read, *args)
         except SQLAlchemyError:
@@ -244,6 +249,8 @@ def served(path: str) -> Served | None:
 # built, and the snapshot, once read, goes with the pages after them. The built pages are answered without
 # the database (api/built_files.py): a locked database must not hold them for long.
 FIRST_WAIT_S = 1.0
+# A signed-in rider's page waits at most this long for their session's check (a read by primary key).
+RIDER_WAIT_S = 0.25
 _kept: dict[str, tuple[float, FirstScreen | None]] = {}
 _reading: dict[str, tuple[asyncio.Task, float]] = {}
 
@@ -283,10 +290,38 @@ def forget() -> None:
     _kept.clear()
 
 
-def with_first_screen(built: str, screen: FirstScreen) -> str:
-    """The built page with the snapshot in its slot, and its own title and description when it has them."""
+def rider_badge(session, token: str, user_id: str) -> str | None:
+    """The signed-in rider's avatar, or their initial, as the header shows it; None for no valid session."""
+    check = tokens.check_session(session, token, user_id)
+    if check.account is None:
+        return None
+    avatar = profile.avatar_url(check.account.avatar)
+    if avatar:
+        return f'<img class="fs-avatar" src="{_text(avatar)}" alt="" width="40" height="40">'
+    return f'<span class="fs-avatar">{_text((check.account.firstname[:1] or "?").upper())}</span>'
+
+
+async def rider(token: str, user_id: str) -> str | None:
+    """The rider's badge, read for each page (it is theirs alone) within RIDER_WAIT_S; None after that."""
+    if not token or not user_id:
+        return None
+    reading = asyncio.ensure_future(_from_database(rider_badge, token, user_id)())
+    try:
+        return await asyncio.wait_for(reading, RIDER_WAIT_S)
+    except TimeoutError:
+        return None
+
+
+def with_first_screen(built: str, screen: FirstScreen | None, badge: str | None = None) -> str:
+    """The built page with the snapshot in its slot and its own title and description when it has them, and
+    the signed-in rider's badge in the header."""
+    page = built
+    if badge is not None:
+        page = _EMPTY_RIDER_SLOT.sub(lambda slot: slot.group(1) + badge + slot.group(2), page, count=1)
+    if screen is None:
+        return page
     page = _EMPTY_SLOT.sub(
-        lambda slot: f'{slot.group(1)}<div class="{CLASS}">{screen.html}</div>{slot.group(2)}', built, count=1
+        lambda slot: f'{slot.group(1)}<div class="{CLASS}">{screen.html}</div>{slot.group(2)}', page, count=1
     )
     if screen.title:
         page = _TITLE.sub(lambda _: f"<title>{_text(screen.title)}</title>", page, count=1)

@@ -6,7 +6,7 @@ slot. A page opened from another page of the site (no server answer) shows its p
 
 import reflex as rx
 
-from cycling_site.api.first_screen import CLASS, SLOT_ID
+from cycling_site.api.first_screen import CLASS, RIDER_SLOT_ID, SLOT_ID
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, FONT, RADIUS, SHADOW, SIZE, SPACE
 
 
@@ -70,3 +70,32 @@ STYLE = "".join(
 def first_screen(placeholder: rx.Component) -> rx.Component:
     """The slot, then the page's placeholder (spinner or outline) for when the slot stays empty."""
     return rx.box(rx.el.style(STYLE), rx.html("", id=SLOT_ID), placeholder, width="100%")
+
+
+# The rider's avatar or initial in the header, as the rider menu's button shows it.
+RIDER_STYLE = _rule(
+    f"#{RIDER_SLOT_ID} .fs-avatar",
+    display="flex",
+    align_items="center",
+    justify_content="center",
+    width="40px",
+    height="40px",
+    border_radius=RADIUS["pill"],
+    background=COLOR["accent"],
+    color="white",
+    font_weight="800",
+    object_fit="cover",
+)
+
+
+def rider_first_screen() -> rx.Component:
+    """The rider's side of the header until the session is known: the server puts a signed-in rider's
+    avatar here."""
+    return rx.box(
+        rx.el.style(RIDER_STYLE),
+        rx.html("", id=RIDER_SLOT_ID),
+        width="64px",
+        height="40px",
+        display="flex",
+        justify_content="flex-end",
+    )

@@ -18,6 +18,7 @@ from cycling_site.api.built_files import serve_built_files_on_loop
 from cycling_site.bundling import EVENT_TEMPLATE_PATH
 from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event
+from cycling_site.services import tokens
 
 pytestmark = pytest.mark.anyio
 PAGE = b"<!doctype html><title>Events</title>"
@@ -90,6 +91,7 @@ async def test_an_unchanged_file_is_answered_304_and_a_folder_without_its_slash_
 
 
 SLOT = '<div id="first-screen" class="rx-Html"></div>'
+RIDER_SLOT = '<div id="rider-first-screen" class="rx-Html"></div>'
 BUILT_EVENT_PAGE = (
     '<!doctype html><title>Event · Site</title><meta content="A race." name="description"/>'
     f"<main>{SLOT}<p>Loading the event...</p></main>"
@@ -140,7 +142,32 @@ async def test_an_events_page_is_served_with_its_title_description_and_content(c
     assert (head.status_code, head.content) == (200, b"")
 
 
-@pytest.mark.usefixtures("public_pages")
-async def test_an_unknown_event_gets_the_page_as_built(client):
-    page = await client.get("/event/detail/999999", headers=UNCOMPRESSED)
-    assert "<title>Event · Site</title>" not in page.text
+@pytest.fixture
+def rider_cookies(public_pages: Path, session, make_account) -> dict[str, str]:
+    """A build with the header's rider slot on a signed-in page, and a signed-in rider's cookies."""
+    (public_pages / "wallet").mkdir()
+    (public_pages / "wallet" / "index.html").write_text(f"<header>{RIDER_SLOT}</header><main>{SLOT}</main>")
+    (public_pages / "index.html").write_text(f"<header>{RIDER_SLOT}</header><main>{SLOT}</main>")
+    account = make_account()
+    token = tokens.issue_session_token(account, True).token
+    return {tokens.TOKEN_COOKIE: token, tokens.USER_ID_COOKIE: account.uuid}
+
+
+def _cookie_header(cookies: dict[str, str]) -> str:
+    return "; ".join(f"{name}={value}" for name, value in cookies.items())
+
+
+async def test_a_signed_in_riders_pages_come_with_their_initial_in_the_header_for_them_alone(
+    client, rider_cookies, session
+):
+    _stored_event(session, "Night Sprint")
+    for path in ("/wallet/", "/"):
+        page = await client.get(path, headers={**UNCOMPRESSED, "cookie": _cookie_header(rider_cookies)})
+        assert f'{RIDER_SLOT[:-6]}<span class="fs-avatar">L</span></div>' in page.text, path
+        assert page.headers["cache-control"] == "private, no-cache"
+        assert "Cookie" in page.headers["vary"]
+    assert "Night Sprint" in page.text
+    forged = {**rider_cookies, tokens.USER_ID_COOKIE: "someone-else"}
+    for cookies in (forged, {}):
+        page = await client.get("/wallet/", headers={**UNCOMPRESSED, "cookie": _cookie_header(cookies)})
+        assert "fs-avatar" not in page.text

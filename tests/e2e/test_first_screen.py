@@ -11,11 +11,13 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import Session, select
 
+from cycling_site.models.accounts import Account
 from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event, Track
 from cycling_site.services import events, teams
 from cycling_site.settings import PROJECT_ROOT, settings
 from tests.e2e.conftest import PHONE
+from tests.e2e.helpers import RIDER, session_cookies, sign_in, wait_signed_in
 
 CONTENT = PROJECT_ROOT / "content"
 CONTENT_PAGES = [
@@ -160,3 +162,20 @@ def test_the_live_faqs_take_over_and_open(page: Page):
     expect(page.locator("#first-screen")).to_have_count(0)
     page.get_by_role("button", name="Who can create an account?").click()
     expect(page.get_by_text("Anyone aged 6 or over.")).to_be_visible()
+
+
+def test_a_signed_in_riders_pages_paint_the_frame_and_their_badge_before_the_live_connection(
+    page: Page, site, db: Session
+):
+    initial = db.exec(select(Account).where(Account.email == RIDER)).one().firstname[0].upper()
+    sign_in(page)
+    wait_signed_in(page)
+    cookie = "; ".join(f"{name}={value}" for name, value in session_cookies(page).items())
+    served_page = httpx.get(f"{site.url}/wallet/", headers={"cookie": cookie})
+    assert served_page.headers["cache-control"] == "private, no-cache"
+    assert f'<span class="fs-avatar">{initial}</span>' in served_page.text
+    _without_live_connection(page)
+    page.goto("/user/activities")
+    _hydrated(page)
+    expect(page.locator("header #rider-first-screen")).to_have_text(initial)
+    expect(page.locator("footer")).to_be_visible()
