@@ -38,6 +38,9 @@ from cycling_site.settings import settings
 
 SLOT_ID = "first-screen"
 CLASS = "first-screen"
+# The description a page's live data replaces: React adds its own (it keys a page's meta tags by their
+# content), and the page removes this one once its own is there (ui/first_screen.py).
+HEAD_MARK = "data-first-screen"
 # The rider's side of the header: their avatar (or initial) while the live connection opens.
 RIDER_SLOT_ID = "rider-first-screen"
 EVENT_PATH = re.compile(r"^/event/detail/(\d{1,10})/?$")
@@ -327,6 +330,8 @@ def with_first_screen(built: str, screen: FirstScreen | None, badge: str | None 
         page = _TITLE.sub(lambda _: f"<title>{_text(screen.title)}</title>", page, count=1)
     if screen.description:
         page = _DESCRIPTION.sub(
-            lambda _: f'<meta content="{_text(screen.description)}" name="description"/>', page, count=1
+            lambda _: f'<meta content="{_text(screen.description)}" name="description" {HEAD_MARK}=""/>',
+            page,
+            count=1,
         )
     return page

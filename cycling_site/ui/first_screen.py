@@ -6,7 +6,7 @@ slot. A page opened from another page of the site (no server answer) shows its p
 
 import reflex as rx
 
-from cycling_site.api.first_screen import CLASS, RIDER_SLOT_ID, SLOT_ID
+from cycling_site.api.first_screen import CLASS, HEAD_MARK, RIDER_SLOT_ID, SLOT_ID
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, FONT, RADIUS, SHADOW, SIZE, SPACE
 
 
@@ -99,3 +99,8 @@ def rider_first_screen() -> rx.Component:
         display="flex",
         justify_content="flex-end",
     )
+
+
+def live_head() -> rx.event.EventSpec:
+    """For a page whose live data has its own description: the served one goes, so the head has one."""
+    return rx.call_script(f"document.querySelectorAll('head [{HEAD_MARK}]').forEach((tag) => tag.remove())")

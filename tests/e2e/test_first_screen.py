@@ -60,9 +60,8 @@ def test_a_crawler_reads_each_events_title_description_and_content(site, db: Ses
     for event in db.exec(select(Event).order_by(Event.id).limit(3)).all():
         page = served(site, f"/event/detail/{event.id}")
         assert f"<title>{html.escape(event.name)} · {settings.site_name}</title>" in page
-        assert re.search(
-            rf'<meta content="{re.escape(html.escape(event.name))}, [^"]{{20,}}" name="description"/>', page
-        )
+        name = re.escape(html.escape(event.name))
+        assert re.search(rf'<meta content="{name}, [^"]{{20,}}" name="description"[^>]*/>', page)
         assert f"<h1>{html.escape(event.name)}</h1>" in page
 
 

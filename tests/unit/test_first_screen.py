@@ -86,7 +86,7 @@ def test_the_snapshot_goes_in_the_slot_with_the_title_and_description_escaped():
         in page
     )
     assert "<title>A &quot;race&quot; · Site</title>" in page
-    assert '<meta content="Hill &lt;Race&gt;, soon." name="description"/>' in page
+    assert '<meta content="Hill &lt;Race&gt;, soon." name="description" data-first-screen=""/>' in page
 
 
 def test_a_page_without_its_own_title_keeps_the_built_one():
