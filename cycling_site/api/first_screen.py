@@ -53,6 +53,11 @@ T = TypeVar("T")
 _EMPTY_SLOT = re.compile(rf'(<div\b[^>]*\bid="{SLOT_ID}"[^>]*>)(</div>)')
 _EMPTY_RIDER_SLOT = re.compile(rf'(<div\b[^>]*\bid="{RIDER_SLOT_ID}"[^>]*>)(</div>)')
 _TITLE = re.compile(r"<title>[^<]*</title>")
+# A page whose first screen is in its HTML draws it as soon as its stylesheet is in. The build's
+# modulepreload links had the page's scripts (250 KB) share a phone's connection with the stylesheet, which
+# the first paint waited for: 2.2 s of the largest paint's 2.9 s on Lighthouse's phone. Without them the
+# scripts come by the page's own imports, a few round trips later, to take the page over.
+_MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="[^"]*"/>')
 _DESCRIPTION = re.compile(r'<meta content="[^"]*" name="description"/>')
 
 
@@ -323,6 +328,7 @@ def with_first_screen(built: str, screen: FirstScreen | None, badge: str | None 
         page = _EMPTY_RIDER_SLOT.sub(lambda slot: slot.group(1) + badge + slot.group(2), page, count=1)
     if screen is None:
         return page
+    page = _MODULE_PRELOAD.sub("", page)
     page = _EMPTY_SLOT.sub(
         lambda slot: f'{slot.group(1)}<div class="{CLASS}">{screen.html}</div>{slot.group(2)}', page, count=1
     )

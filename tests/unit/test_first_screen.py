@@ -13,7 +13,8 @@ from cycling_site.services import teams
 from cycling_site.settings import settings
 
 BUILT = (
-    '<html><head><title>Event · Site</title><meta content="A race." name="description"/></head>'
+    '<html><head><title>Event · Site</title><meta content="A race." name="description"/>'
+    '<link rel="modulepreload" href="/assets/esm-De5CBTAF.js"/></head>'
     '<body><main><style>x</style><div id="first-screen" class="rx-Html"></div><div>Loading...</div></main>'
     "</body></html>"
 )
@@ -124,3 +125,9 @@ def test_the_build_prerenders_the_event_page_template():
     assert f'[...getStaticPaths(), "{EVENT_TEMPLATE_PATH}"]' in prerender_event_page(config)
     development = 'export default {"ssr": false};'
     assert prerender_event_page(development) == development
+
+
+def test_a_page_with_its_first_screen_leaves_its_scripts_to_its_imports_so_the_stylesheet_comes_first():
+    faqs = first_screen.FirstScreen("<p>FAQ</p>")
+    assert "modulepreload" not in first_screen.with_first_screen(BUILT, faqs)
+    assert "modulepreload" in first_screen.with_first_screen(BUILT, None, '<span class="fs-avatar">L</span>')
