@@ -6,7 +6,7 @@ from pathlib import Path
 import reflex as rx
 from reflex.plugins.sitemap import SitemapPlugin
 
-from cycling_site.bundling import ChunkGroupsPlugin, SiteColorsThemePlugin
+from cycling_site.bundling import ChunkGroupsPlugin, PrerenderEventPagePlugin, SiteColorsThemePlugin
 from cycling_site.settings import settings
 
 # The slowest handler that holds a rider's state lock waits on an outside service: an activity-service
@@ -58,6 +58,7 @@ config = rx.Config(
     plugins=[
         SiteColorsThemePlugin(theme=rx.theme(accent_color="orange", gray_color="slate", radius="medium")),
         ChunkGroupsPlugin(),
+        PrerenderEventPagePlugin(),
     ],
     disable_plugins=[SitemapPlugin],
 )

@@ -4,7 +4,10 @@
   hash and session watchers, social icons). Left to itself, the build gave each one shared by two pages a
   file of its own: the dashboard asked for about twenty-five files of a few hundred bytes before it could
   draw, six at a time on a phone's connection.
-- Radix Themes' stylesheet carries the colour scales the site uses, not all thirty of them."""
+- Radix Themes' stylesheet carries the colour scales the site uses, not all thirty of them.
+- An event's page is prerendered once, at an address no event has: the server answers every event's address
+  with it, its first screen filled in (cycling_site/api/first_screen.py). React Router prerenders only the
+  pages without parameters by itself."""
 
 import dataclasses
 
@@ -29,6 +32,18 @@ CHUNK_GROUPS = "".join(
     for name, test in GROUPS.items()
 )
 
+# The prerendered event page (a path of the route /event/detail/[id]).
+EVENT_TEMPLATE_PATH = "/event/detail/first-screen"
+PRERENDER_ALL = '"prerender": true'
+PRERENDER_WITH_EVENT = f'"prerender": ({{getStaticPaths}}) => [...getStaticPaths(), "{EVENT_TEMPLATE_PATH}"]'
+
+
+def prerender_event_page(router_config: str) -> str:
+    """The production build's prerendered pages with the event page's template; a development build
+    prerenders nothing."""
+    return router_config.replace(PRERENDER_ALL, PRERENDER_WITH_EVENT, 1)
+
+
 # Every colour scale a page names (accent, grays, color_scheme values); tests/unit/test_bundling.py keeps
 # it in step with the code.
 SITE_COLORS = ("amber", "blue", "gray", "green", "orange", "red", "slate")
@@ -49,6 +64,13 @@ class ChunkGroupsPlugin(Plugin):
 
     def pre_compile(self, **context) -> None:
         context["add_modify_task"](ReactRouter.VITE_CONFIG_FILE, group_chunks)
+
+
+class PrerenderEventPagePlugin(Plugin):
+    """Reflex plugin that edits the generated react-router.config.js before each build."""
+
+    def pre_compile(self, **context) -> None:
+        context["add_modify_task"](ReactRouter.CONFIG_FILE, prerender_event_page)
 
 
 @dataclasses.dataclass

@@ -1,4 +1,5 @@
-"""The built frontend's pages and files, served on the event loop.
+"""The built frontend's pages and files, served on the event loop; the public pages with their first screen
+(cycling_site/api/first_screen.py).
 
 Starlette's file server looks each file up and reads it in worker threads: the DB_THREADS few that database
 work runs in too. While they all waited on a locked database, `GET /` waited with them (31 s with SQLite's
@@ -6,19 +7,26 @@ work runs in too. While they all waited on a locked database, `GET /` waited wit
 cache, each shorter than the hop to a thread would be.
 """
 
+import gzip
 import os
+import re
 import stat
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import BinaryIO
 
 from reflex.utils.precompressed_staticfiles import PrecompressedStaticFiles
-from starlette.datastructures import URL
+from starlette.datastructures import URL, Headers
 from starlette.exceptions import HTTPException
+from starlette.requests import cookie_parser
 from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import Mount
-from starlette.staticfiles import StaticFiles
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
+
+from cycling_site.api import first_screen
+from cycling_site.api.caching import etag_of, held
+from cycling_site.services import tokens
 
 
 class _ReadsOnLoop:
@@ -78,9 +86,88 @@ class _LookupsOnLoop(StaticFiles):
         raise HTTPException(status_code=404)
 
 
+# Each public page as last sent, per snapshot: the snapshot, the built page's time, the page and its gzip.
+_with_snapshot: dict[str, tuple[first_screen.FirstScreen, float, bytes, bytes]] = {}
+
+
+# The compressed copies Reflex's build keeps beside each file.
+_SIDECAR = re.compile(r"\.(br|gz|zst)$")
+
+
+def _accepts_gzip(scope: Scope) -> bool:
+    for name, value in scope.get("headers", []):
+        if name == b"accept-encoding":
+            return any(part.split(b";")[0].strip() == b"gzip" for part in value.lower().split(b","))
+    return False
+
+
+def _session_cookies(scope: Scope) -> tuple[str, str]:
+    for name, value in scope.get("headers", []):
+        if name == b"cookie":
+            cookies = cookie_parser(value.decode("latin-1"))
+            return cookies.get(tokens.TOKEN_COOKIE, ""), cookies.get(tokens.USER_ID_COOKIE, "")
+    return "", ""
+
+
+def _page_answer(body: bytes, compressed: bytes, scope: Scope, private: bool) -> Response:
+    """A page made for this answer: gzip for a browser that takes it, 304 for one that holds it. A page with
+    the rider's badge is theirs: no shared cache keeps it."""
+    headers = {"ETag": etag_of(body), "Vary": "Accept-Encoding, Cookie" if private else "Accept-Encoding"}
+    if private:
+        headers["Cache-Control"] = "private, no-cache"
+    if _accepts_gzip(scope):
+        headers["Content-Encoding"] = "gzip"
+        body = compressed
+    if held(Headers(scope=scope).get("if-none-match", ""), headers["ETag"]):
+        return NotModifiedResponse(Headers(headers=headers))
+    return Response(b"" if scope["method"] == "HEAD" else body, media_type="text/html", headers=headers)
+
+
 class BuiltFiles(PrecompressedStaticFiles, _LookupsOnLoop):
     """Reflex's server of the built frontend (compressed copies, pages of dynamic routes) with its lookups
-    and reads on the event loop."""
+    and reads on the event loop, and the public pages with their first screen."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        if scope["method"] not in ("GET", "HEAD") or "." in scope["path"].rsplit("/", 1)[-1]:
+            return await super().get_response(path, scope)
+        badge = await first_screen.rider(*_session_cookies(scope))
+        page = first_screen.served(scope["path"])
+        if page is not None:
+            answer = await self._with_first_screen(page, badge, scope)
+            if answer is not None:
+                return answer
+        response = await super().get_response(path, scope)
+        if badge is None or response.status_code != 200 or not isinstance(response, FileResponse):
+            return response
+        built = _SIDECAR.sub("", os.fspath(response.path))
+        if not built.endswith(".html"):
+            return response
+        with open(built, encoding="utf-8") as page_file:
+            body = first_screen.with_first_screen(page_file.read(), None, badge).encode()
+        return _page_answer(body, gzip.compress(body, 6), scope, private=True)
+
+    async def _with_first_screen(
+        self, page: first_screen.Served, badge: str | None, scope: Scope
+    ) -> Response | None:
+        """The built page with its snapshot (and the rider's badge); None (the page as built) while the build
+        or the snapshot is missing."""
+        folder = page.template.strip("/")
+        full_path, found = self._lookup(f"{folder}/index.html" if folder else "index.html")
+        if found is None or not stat.S_ISREG(found.st_mode):
+            return None
+        screen = await first_screen.snapshot(page)
+        if screen is None:
+            return None
+        if badge is not None:
+            with open(full_path, encoding="utf-8") as built:
+                body = first_screen.with_first_screen(built.read(), screen, badge).encode()
+            return _page_answer(body, gzip.compress(body, 6), scope, private=True)
+        kept = _with_snapshot.get(page.key)
+        if kept is None or kept[0] is not screen or kept[1] != found.st_mtime:
+            with open(full_path, encoding="utf-8") as built:
+                body = first_screen.with_first_screen(built.read(), screen).encode()
+            kept = _with_snapshot[page.key] = (screen, found.st_mtime, body, gzip.compress(body, 6))
+        return _page_answer(kept[2], kept[3], scope, private=False)
 
     def file_response(
         self,

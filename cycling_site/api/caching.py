@@ -48,11 +48,16 @@ def etag_of(body: bytes) -> str:
     return f'"{hashlib.blake2b(body, digest_size=16).hexdigest()}"'
 
 
+def held(if_none_match: str, etag: str) -> bool:
+    """The caller already holds the answer tagged `etag` (its If-None-Match names it)."""
+    sent = if_none_match.strip()
+    return sent == "*" or etag in (tag.strip().removeprefix("W/") for tag in sent.split(",") if tag.strip())
+
+
 def answer(request: Request, body: bytes, cache_control: str) -> Response:
     """200 with the body, or 304 when the caller already holds this exact answer."""
     etag = etag_of(body)
     headers = {"ETag": etag, "Cache-Control": cache_control, "Vary": VARY}
-    sent = request.headers.get("if-none-match", "")
-    if sent and (sent.strip() == "*" or etag in (tag.strip().removeprefix("W/") for tag in sent.split(","))):
+    if held(request.headers.get("if-none-match", ""), etag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type="application/json", headers=headers)

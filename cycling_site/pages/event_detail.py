@@ -7,6 +7,7 @@ from cycling_site.routes import path_of
 from cycling_site.state.event_detail import EventDetailState
 from cycling_site.ui.events import HEADER_CELL, event_image, section_title, winners_card
 from cycling_site.ui.feedback import loading_line, primary_link, status_panel
+from cycling_site.ui.first_screen import first_screen, live_head
 from cycling_site.ui.layout import card, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 
@@ -153,7 +154,7 @@ def event_detail_page() -> rx.Component:
             ),
             rx.cond(
                 EventDetailState.loading,
-                card(loading_line("Loading the event...", "event-loading")),
+                first_screen(card(loading_line("Loading the event...", "event-loading"))),
                 rx.vstack(
                     _header(),
                     winners_card(EventDetailState.podium, EventDetailState.other_winners),
@@ -173,6 +174,7 @@ def event_detail_page() -> rx.Component:
                     ),
                     spacing="5",
                     width="100%",
+                    on_mount=live_head(),
                 ),
             ),
         )

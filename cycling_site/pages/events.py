@@ -8,6 +8,7 @@ from cycling_site.state.events import EventListState
 from cycling_site.state.session import SessionState
 from cycling_site.ui.events import HEADER_CELL, event_image
 from cycling_site.ui.feedback import loading_line
+from cycling_site.ui.first_screen import first_screen
 from cycling_site.ui.forms import form_alert
 from cycling_site.ui.layout import card, heading, page, scroll_region
 from cycling_site.ui.links import link_button
@@ -348,7 +349,7 @@ def event_list_page() -> rx.Component:
             form_alert(EventListState.error, id="events-error"),
             rx.cond(
                 EventListState.loading,
-                card(loading_line("Loading events...", "events-loading")),
+                first_screen(card(loading_line("Loading events...", "events-loading"))),
                 rx.vstack(
                     _group("Featured", EventListState.featured, "featured-events"),
                     _group(

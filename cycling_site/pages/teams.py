@@ -10,6 +10,7 @@ from cycling_site.routes import path_of
 from cycling_site.state.session import SessionState, login_url
 from cycling_site.state.teams import COUNTRY_OPTIONS, JOINED, OWNED, TeamsState
 from cycling_site.ui.feedback import loading_line, primary_link
+from cycling_site.ui.first_screen import first_screen
 from cycling_site.ui.forms import (
     TEXT_AREA_STYLE,
     error_marks,
@@ -211,11 +212,13 @@ def _list(empty_text: rx.Var | str) -> rx.Component:
     once its content is there (spec)."""
     return rx.cond(
         State.loading,
-        rx.vstack(
-            loading_line(msg.LOADING, loading_id="teams-loading"),
-            rx.grid(*(_skeleton() for _ in range(3)), columns=GRID_COLUMNS, spacing="5", width="100%"),
-            spacing="4",
-            width="100%",
+        first_screen(
+            rx.vstack(
+                loading_line(msg.LOADING, loading_id="teams-loading"),
+                rx.grid(*(_skeleton() for _ in range(3)), columns=GRID_COLUMNS, spacing="5", width="100%"),
+                spacing="4",
+                width="100%",
+            )
         ),
         rx.cond(
             State.load_error != "",

@@ -5,6 +5,7 @@ import reflex as rx
 from cycling_site.messages import tracks as msg
 from cycling_site.state.tracks import TracksState
 from cycling_site.ui.feedback import loading_line
+from cycling_site.ui.first_screen import first_screen
 from cycling_site.ui.layout import card, heading, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SHADOW, SIZE, SPACE
 
@@ -81,7 +82,7 @@ def tracks_page() -> rx.Component:
         heading(msg.TITLE, msg.SUBTITLE),
         rx.cond(
             TracksState.loading,
-            _loading(),
+            first_screen(_loading()),
             rx.cond(
                 TracksState.tracks.length() > 0,
                 rx.grid(

@@ -116,6 +116,11 @@ def conversion_rate(event: Event) -> float:
     return float(event.prize_structure.get("conversionRate", 0))
 
 
+def when_text(moment: datetime) -> str:
+    """An event's start as the lists and its page show it: "Sat 05 Dec 2026 · 19:00 GMT+4"."""
+    return f"{local(moment):%a %d %b %Y · %H:%M} GMT+4"
+
+
 def _local_parts(moment: datetime) -> tuple[str, str]:
     shown = local(moment)
     return shown.strftime("%Y-%m-%d"), shown.strftime("%H:%M")

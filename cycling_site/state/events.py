@@ -8,7 +8,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
 from cycling_site.db import get_session, off_loop
-from cycling_site.local_time import local
 from cycling_site.messages import events as msg
 from cycling_site.models.accounts import Account
 from cycling_site.models.common import utcnow
@@ -22,10 +21,6 @@ GENDER_LABELS = {0: "Men", 1: "Women", 2: "Open"}
 # "All events" shows this many at a time: the seeded list fits on one page, hundreds of events page.
 EVENTS_PER_PAGE = 10
 ALL_EVENTS_HEADING = "all-events-heading"
-
-
-def when(moment) -> str:
-    return f"{local(moment):%a %d %b %Y · %H:%M} GMT+4"
 
 
 def category_rows(event: Event) -> list[dict[str, str]]:
@@ -49,7 +44,7 @@ def event_card(event: Event, state: events.RiderState) -> dict:
     return {
         "id": str(event.id),
         "name": event.name,
-        "when": when(event.starts_at),
+        "when": events.when_text(event.starts_at),
         "image": event.image,
         "details": nh3.clean(event.details),
         "prize": prize,

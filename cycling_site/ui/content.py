@@ -4,6 +4,7 @@ skeleton and the error panel."""
 import reflex as rx
 
 from cycling_site.state.content import ContentState
+from cycling_site.ui.first_screen import first_screen
 from cycling_site.ui.layout import card
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, FONT, RADIUS, SIZE, SPACE
 
@@ -171,6 +172,6 @@ def loaded(body: rx.Component, with_banner: bool = True) -> rx.Component:
     """The page's content once the content service has answered; its outline or its error until then."""
     return rx.cond(
         ContentState.loading,
-        skeleton(with_banner),
+        first_screen(skeleton(with_banner)),
         rx.cond(ContentState.error != "", error_panel(ContentState.error, id="content-error"), body),
     )

@@ -7,6 +7,7 @@ from reflex_components_core.react_router.dom import ReactRouterLink
 from cycling_site.routes import path_of
 from cycling_site.state.content import ChromeState, MenuGroup, MenuLink
 from cycling_site.state.session import SessionState
+from cycling_site.ui.first_screen import rider_first_screen
 from cycling_site.ui.links import link_button
 from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, FONT, PRIMARY_BUTTON, RADIUS, SIZE, SPACE
 
@@ -247,7 +248,7 @@ def header() -> rx.Component:
             rx.cond(
                 rx.State.is_hydrated,
                 rx.cond(SessionState.signed_in, _rider_menu(), _login_button()),
-                rx.box(width="64px", height="40px"),
+                rider_first_screen(),
             ),
             justify="between",
             align="center",

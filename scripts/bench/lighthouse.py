@@ -6,8 +6,9 @@ Builds and starts the production site on a free 127.0.0.1 port with a fresh seed
 suite's own start-up), signs the demo rider in through the sign-in page in Chromium, and runs Lighthouse
 (npm, .tools/node_modules) in headless /usr/bin/chromium against each page. The session's HttpOnly
 cookies go with every request Lighthouse's page load makes (--extra-headers), the live connection's
-handshake included. Prints, per page and form factor, the best of N runs: performance, accessibility,
-best practices, SEO and the cumulative layout shift, then what best practices and SEO flagged.
+handshake included. Prints, per page and form factor, the best and the worst of N runs' performance, the
+best accessibility, best practices and SEO, the largest layout shift, and the element of the largest paint
+(real content, or a placeholder waiting for the live connection); then what any run flagged.
 """
 
 import argparse
@@ -35,11 +36,14 @@ PAGES = [
     ("/", False),
     ("/auth/login", False),
     ("/event/detail/1", False),
+    ("/support", False),
+    ("/faqs", False),
+    ("/teams", False),
+    ("/routes", False),
     ("/user/activities", True),
     ("/user/profile", True),
     ("/user/activities#in-game-shop", True),
     ("/wallet", True),
-    ("/support", False),
 ]
 FORM_FACTORS = ("desktop", "mobile")
 RUN_TIMEOUT_S = 180
@@ -99,20 +103,46 @@ def lighthouse_once(url: str, form_factor: str, headers: dict[str, str], keep: P
     return {
         "scores": {c: round(100 * (report["categories"][c]["score"] or 0)) for c in CATEGORIES},
         "cls": audits["cumulative-layout-shift"]["numericValue"],
+        "lcp_s": audits["largest-contentful-paint"]["numericValue"] / 1000,
+        "lcp_element": largest_paint_element(audits),
         "failing": failing,
     }
 
 
+def largest_paint_element(audits: dict) -> str:
+    """The start of the largest paint's element as Lighthouse saw it: its text when it has some."""
+    for item in audits.get("largest-contentful-paint-element", {}).get("details", {}).get("items", []):
+        for row in item.get("items", []):
+            node = row.get("node") or {}
+            if node.get("nodeLabel") or node.get("snippet"):
+                return " ".join((node.get("nodeLabel") or node["snippet"]).split())[:60]
+    return "?"
+
+
 def best_of(runs: list[dict]) -> dict:
-    """Each score's best run, the smallest layout shift, and what any run flagged."""
+    """Each score's best run and the worst run's performance, the largest layout shift and paint time, the
+    largest paint's elements, and what any run flagged."""
     return {
         "scores": {c: max(run["scores"][c] for run in runs) for c in CATEGORIES},
-        "cls": min(run["cls"] for run in runs),
+        "worst": min(run["scores"]["performance"] for run in runs),
+        "cls": max(run["cls"] for run in runs),
+        "lcp_s": max(run["lcp_s"] for run in runs),
+        "lcp_elements": sorted({run["lcp_element"] for run in runs}),
         "failing": {
             category: sorted({title for run in runs for title in run["failing"][category]})
             for category in runs[0]["failing"]
         },
     }
+
+
+def row_of(path: str, form_factor: str, result: dict) -> str:
+    scores = result["scores"]
+    elements = " / ".join(element.replace("|", "/") for element in result["lcp_elements"])
+    return (
+        f"| `{path}` | {form_factor} | {scores['performance']} / {result['worst']} | "
+        f"{scores['accessibility']} | {scores['best-practices']} | {scores['seo']} | {result['cls']:.3f} | "
+        f"{result['lcp_s']:.1f} | {elements} |"
+    )
 
 
 def main() -> None:
@@ -138,24 +168,17 @@ def main() -> None:
                 ]
                 result = best_of(runs)
                 rows.append((path, form_factor, result))
-                scores = result["scores"]
-                print(
-                    f"| `{path}` | {form_factor} | {scores['performance']} | {scores['accessibility']} | "
-                    f"{scores['best-practices']} | {scores['seo']} | {result['cls']:.3f} |",
-                    file=sys.stderr,
-                    flush=True,
-                )
+                print(row_of(path, form_factor, result), file=sys.stderr, flush=True)
     finally:
         stop_site()
-    print(f"Lighthouse, best of {options.runs} runs ({time.monotonic() - started:.0f} s in all)\n")
-    print("| page | form factor | performance | accessibility | best practices | SEO | CLS |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"Lighthouse, {options.runs} runs each ({time.monotonic() - started:.0f} s in all)\n")
+    print(
+        "| page | form factor | performance best / worst | accessibility | best practices | SEO "
+        "| CLS (worst) | largest paint (worst, s) | largest paint's element |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     for path, form_factor, result in rows:
-        scores = result["scores"]
-        print(
-            f"| `{path}` | {form_factor} | {scores['performance']} | {scores['accessibility']} | "
-            f"{scores['best-practices']} | {scores['seo']} | {result['cls']:.3f} |"
-        )
+        print(row_of(path, form_factor, result))
     print()
     for path, form_factor, result in rows:
         for category, titles in result["failing"].items():

@@ -3,6 +3,7 @@ on a lock, say): they are served without one, with the same answers Reflex's fil
 
 import gzip
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 
 import anyio
@@ -12,7 +13,12 @@ from reflex.utils.precompressed_staticfiles import PrecompressedStaticFiles
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
+from cycling_site.api import first_screen
 from cycling_site.api.built_files import serve_built_files_on_loop
+from cycling_site.bundling import EVENT_TEMPLATE_PATH
+from cycling_site.models.common import utcnow
+from cycling_site.models.events import Event
+from cycling_site.services import tokens
 
 pytestmark = pytest.mark.anyio
 PAGE = b"<!doctype html><title>Events</title>"
@@ -82,3 +88,86 @@ async def test_an_unchanged_file_is_answered_304_and_a_folder_without_its_slash_
         folder = await client.get("/events")
     assert again.status_code == 304
     assert (folder.status_code, folder.headers["location"]) == (307, "http://site/events/")
+
+
+SLOT = '<div id="first-screen" class="rx-Html"></div>'
+RIDER_SLOT = '<div id="rider-first-screen" class="rx-Html"></div>'
+BUILT_EVENT_PAGE = (
+    '<!doctype html><title>Event · Site</title><meta content="A race." name="description"/>'
+    f"<main>{SLOT}<p>Loading the event...</p></main>"
+)
+
+
+@pytest.fixture
+def public_pages(build: Path, session) -> Path:
+    """A build whose events list and event page have the first screen's slot, and a fresh database."""
+    first_screen.forget()
+    (build / "index.html").write_text(f"<!doctype html><title>Events</title><main>{SLOT}</main>")
+    template = build / EVENT_TEMPLATE_PATH.strip("/")
+    template.mkdir(parents=True)
+    (template / "index.html").write_text(BUILT_EVENT_PAGE)
+    yield build
+    first_screen.forget()
+
+
+def _stored_event(session, name: str) -> Event:
+    event = Event(name=name, starts_at=utcnow() + timedelta(days=3), closes_at=utcnow() + timedelta(days=2))
+    session.add(event)
+    session.commit()
+    session.refresh(event)
+    return event
+
+
+@pytest.mark.usefixtures("public_pages")
+async def test_the_events_page_is_served_with_the_events_in_it(client, session):
+    _stored_event(session, "Jebel Jais <Classic>")
+    page = await client.get("/", headers=UNCOMPRESSED)
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "Jebel Jais &lt;Classic&gt;" in page.text
+    again = await client.get("/", headers={"if-none-match": page.headers["etag"]})
+    assert again.status_code == 304
+    compressed = await client.get("/", headers={"accept-encoding": "gzip, br"})
+    assert compressed.headers["content-encoding"] == "gzip" and compressed.text == page.text
+
+
+@pytest.mark.usefixtures("public_pages")
+async def test_an_events_page_is_served_with_its_title_description_and_content(client, session):
+    event = _stored_event(session, "Night Sprint")
+    page = await client.get(f"/event/detail/{event.id}", headers=UNCOMPRESSED)
+    assert page.status_code == 200
+    assert "<title>Night Sprint · " in page.text
+    assert '<meta content="Night Sprint, ' in page.text
+    assert "<h1>Night Sprint</h1>" in page.text
+    head = await client.head(f"/event/detail/{event.id}", headers=UNCOMPRESSED)
+    assert (head.status_code, head.content) == (200, b"")
+
+
+@pytest.fixture
+def rider_cookies(public_pages: Path, session, make_account) -> dict[str, str]:
+    """A build with the header's rider slot on a signed-in page, and a signed-in rider's cookies."""
+    (public_pages / "wallet").mkdir()
+    (public_pages / "wallet" / "index.html").write_text(f"<header>{RIDER_SLOT}</header><main>{SLOT}</main>")
+    (public_pages / "index.html").write_text(f"<header>{RIDER_SLOT}</header><main>{SLOT}</main>")
+    account = make_account()
+    token = tokens.issue_session_token(account, True).token
+    return {tokens.TOKEN_COOKIE: token, tokens.USER_ID_COOKIE: account.uuid}
+
+
+def _cookie_header(cookies: dict[str, str]) -> str:
+    return "; ".join(f"{name}={value}" for name, value in cookies.items())
+
+
+async def test_a_signed_in_riders_pages_come_with_their_initial_in_the_header_for_them_alone(
+    client, rider_cookies, session
+):
+    _stored_event(session, "Night Sprint")
+    for path in ("/wallet/", "/"):
+        page = await client.get(path, headers={**UNCOMPRESSED, "cookie": _cookie_header(rider_cookies)})
+        assert f'{RIDER_SLOT[:-6]}<span class="fs-avatar">L</span></div>' in page.text, path
+        assert page.headers["cache-control"] == "private, no-cache"
+        assert "Cookie" in page.headers["vary"]
+    assert "Night Sprint" in page.text
+    forged = {**rider_cookies, tokens.USER_ID_COOKIE: "someone-else"}
+    for cookies in (forged, {}):
+        page = await client.get("/wallet/", headers={**UNCOMPRESSED, "cookie": _cookie_header(cookies)})
+        assert "fs-avatar" not in page.text
