@@ -49,11 +49,13 @@ def _category_table(event: rx.Var) -> rx.Component:
                     event["categories"].to(list[dict[str, str]]),
                     lambda row: rx.table.row(
                         rx.table.row_header_cell(
-                            rx.text(row["name"], font_weight="700", class_name="category-name"),
+                            # Not a paragraph: a bold one reads as a heading to screen readers.
+                            rx.text(row["name"], as_="div", font_weight="700", class_name="category-name"),
                             rx.cond(
                                 row["description"] != "",
                                 rx.text(
                                     row["description"],
+                                    as_="div",
                                     font_size=SIZE["xs"],
                                     font_weight="400",
                                     color=COLOR["muted"],
@@ -74,7 +76,8 @@ def _category_table(event: rx.Var) -> rx.Component:
             white_space=WRAP_ON_PHONE,
             width="100%",
         ),
-        "Categories",
+        # Each event's table is a region of its own name.
+        "Categories of " + event["name"].to(str),
     )
 
 

@@ -1,6 +1,7 @@
 """The page shell every screen renders in: header, main, footer and the session watch."""
 
 import reflex as rx
+from reflex.components.el.elements.inline import A
 
 from components.session_watch import session_watch
 from cycling_site.state.session import CHECK_INTERVAL_MS, SessionState
@@ -26,7 +27,9 @@ def page(*children: rx.Component, width: str = CONTENT_WIDTH) -> rx.Component:
     """The main area is at least a screen tall, so the footer starts below the fold and never jumps
     when a page's content arrives."""
     return rx.box(
-        rx.el.a(
+        # A plain link: the router's link took the page's path with a trailing slash into its address, which
+        # then named another page.
+        A.create(
             "Skip to main content",
             href="#main",
             id="skip-link",
@@ -82,7 +85,7 @@ def card(*children: rx.Component, **props) -> rx.Component:
     )
 
 
-def scroll_region(child: rx.Component, label: str, **props) -> rx.Component:
+def scroll_region(child: rx.Component, label: str | rx.Var, **props) -> rx.Component:
     """A table that may be wider than a phone scrolls here: a named region the keyboard can reach and
     scroll with the arrow keys."""
     return rx.box(
