@@ -17,7 +17,7 @@ import {
 } from "recharts";
 
 const GRID = "#E3E7EF";
-const MUTED = "#454B58";
+const MUTED = "#40454F";
 const TEXT = "#111827";
 // Where a one-line label sits against its tick, as recharts' own <Text> places it.
 const LABEL_SHIFT = { start: "0.71em", middle: "0.355em", end: "0" };

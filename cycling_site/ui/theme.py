@@ -6,14 +6,14 @@ COLOR = {
     "surface": "#F4F6FA",
     "card": "#FFFFFF",
     # Text keeps WCAG's enhanced contrast, 7:1, on every ground it is drawn on: white on accent, accent on
-    # the light grounds and its tint; muted on white, the surface, each tint and Radix's grey hover; the
+    # the light grounds and its tint; muted on white, the surface, each tint and Radix's grey tints; the
     # bright orange and the muted light grey on the dark grounds (and the header menu's orange hover tint).
     "accent": "#933109",
     "accent_dark": "#7C2D12",
     "accent_bright": "#FFA07E",
     "accent_soft": "#FFF1EB",
     "text": "#111827",
-    "muted": "#454B58",
+    "muted": "#40454F",
     "on_ink": "#E8ECF4",
     "on_ink_muted": "#A1AABD",
     "border": "#E3E7EF",
@@ -39,8 +39,8 @@ CHART_COLOR = {
     "elevation": "#F5B400",
 }
 
-# The podium: gold, silver, bronze.
-MEDAL_COLOR = {"1": "#F5B400", "2": "#9AA4B8", "3": "#C07A3A"}
+# The podium: gold, silver, bronze, each under its place in ink at 7:1.
+MEDAL_COLOR = {"1": "#F5B400", "2": "#9AA4B8", "3": "#D4955A"}
 
 FONT = {
     "body": "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
@@ -100,7 +100,7 @@ RADIX_COLOR_OVERRIDES = {
     "--green-11": COLOR["success"],
     "--green-a11": COLOR["success"],
     "--slate-9": COLOR["muted"],
-    "--slate-10": "#3E4450",
+    "--slate-10": "#30343C",
     "--slate-11": COLOR["muted"],
     "--slate-a11": COLOR["muted"],
     "--amber-11": COLOR["warning"],

@@ -33,7 +33,7 @@ EXEMPT: dict[tuple[str, str], str] = {
         "[data-radix-focus-guard]",
     ): "Radix's focus guards around an open menu or dialog:"
     " invisible, and they pass the focus on at once, so the keyboard never stops on them",
-    ("focus-order-semantics", ".rx-Upload[tabindex]"): "a file drop zone (react-dropzone) is one stop that"
+    ("focus-order-semantics", ".rx-Upload"): "a file drop zone (react-dropzone) is one stop that"
     " opens the file chooser on Enter or Space, named by its aria-label; as a button it would nest its named"
     " file input inside a button (nested-interactive) and differ from its visible text",
     ("region", "[data-radix-popper-content-wrapper] *"): "an open menu or select list is drawn at the end of"
@@ -100,7 +100,9 @@ _IN_PAGE = """
     const items = [];
     for (const node of incomplete.find((result) => result.id === "color-contrast")?.nodes || []) {
       const found = element(node);
-      if (!found || isExempt("color-contrast", node)) continue;
+      // The page itself: its text is its elements', each measured on its own.
+      if (!found || found === document.documentElement || found === document.body) continue;
+      if (isExempt("color-contrast", node)) continue;
       const box = found.getBoundingClientRect();
       if (!box.width || !box.height) continue;
       // Text under a menu or dialog is not read now (a translucent one blurs it): it is left for its screen.
