@@ -28,30 +28,39 @@ MIN_CONTRAST_LARGE = 3.0
 PIXEL_CHANGED = 8
 # Nodes a rule is wrong about, by rule and CSS selector, each with its reason.
 EXEMPT: dict[tuple[str, str], str] = {
-    (
-        "focus-order-semantics",
-        "[data-radix-focus-guard]",
-    ): "Radix's focus guards around an open menu or dialog:"
-    " invisible, and they pass the focus on at once, so the keyboard never stops on them",
-    ("focus-order-semantics", ".rx-Upload"): "a file drop zone (react-dropzone) is one stop that"
-    " opens the file chooser on Enter or Space, named by its aria-label; as a button it would nest its named"
-    " file input inside a button (nested-interactive) and differ from its visible text",
-    ("region", "[data-radix-popper-content-wrapper] *"): "an open menu or select list is drawn at the end of"
-    " the page, outside the landmarks; it belongs to the control that opened it, which is in one",
+    ("focus-order-semantics", "[data-radix-focus-guard]"): (
+        "Radix's focus guards around an open menu or dialog: invisible, and they pass the focus on at once,"
+        " so the keyboard never stops on them"
+    ),
+    ("focus-order-semantics", ".rx-Upload"): (
+        "a file drop zone (react-dropzone) is one stop that opens the file chooser on Enter or Space, named"
+        " by its aria-label; as a button it would nest its named file input inside a button"
+        " (nested-interactive) and differ from its visible text"
+    ),
+    ("region", "[data-radix-popper-content-wrapper] *"): (
+        "an open menu or select list is drawn at the end of the page, outside the landmarks; it belongs to"
+        " the control that opened it, which is in one"
+    ),
 }
 # Playwright's evaluate has no time limit of its own: a check that never ends is reported, not waited for.
 _CHECK_NOW = f"""() => window.__axeCheck && Promise.race([
   window.__axeCheck().then(() => "done"),
   new Promise((resolve) => setTimeout(() => resolve("late"), {CHECK_LIMIT_MS})),
 ])"""
+# Hides the marked texts, keeping what their own style said, and puts it back.
 _HIDE_TEXT = """hide => {
+  const names = ["color", "-webkit-text-fill-color"];
   for (const element of document.querySelectorAll("[data-axe-pixels]")) {
     if (hide) {
-      element.style.setProperty("color", "transparent", "important");
-      element.style.setProperty("-webkit-text-fill-color", "transparent", "important");
+      element.__axeKept = names.map((name) => [name, element.style.getPropertyValue(name),
+                                               element.style.getPropertyPriority(name)]);
+      for (const name of names) element.style.setProperty(name, "transparent", "important");
     } else {
-      element.style.removeProperty("color");
-      element.style.removeProperty("-webkit-text-fill-color");
+      for (const [name, value, priority] of element.__axeKept || []) {
+        if (value) element.style.setProperty(name, value, priority);
+        else element.style.removeProperty(name);
+      }
+      delete element.__axeKept;
     }
   }
 }"""
