@@ -7,6 +7,7 @@ import reflex as rx
 from reflex.plugins.sitemap import SitemapPlugin
 
 from cycling_site.bundling import ChunkGroupsPlugin, PrerenderEventPagePlugin, SiteColorsThemePlugin
+from cycling_site.color_scheme import LightSchemePlugin
 from cycling_site.settings import settings
 
 # The slowest handler that holds a rider's state lock waits on an outside service: an activity-service
@@ -56,7 +57,10 @@ config = rx.Config(
     # site has none of); now a page loads only the components it shows.
     frontend_lazy_bundled_libraries=True,
     plugins=[
-        SiteColorsThemePlugin(theme=rx.theme(accent_color="orange", gray_color="slate", radius="medium")),
+        SiteColorsThemePlugin(
+            theme=rx.theme(appearance="light", accent_color="orange", gray_color="slate", radius="medium")
+        ),
+        LightSchemePlugin(),
         ChunkGroupsPlugin(),
         PrerenderEventPagePlugin(),
     ],

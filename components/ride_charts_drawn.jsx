@@ -17,7 +17,8 @@ import {
 } from "recharts";
 
 const GRID = "#E3E7EF";
-const MUTED = "#5B6475";
+const MUTED = "#40454F";
+const TEXT = "#111827";
 // Where a one-line label sits against its tick, as recharts' own <Text> places it.
 const LABEL_SHIFT = { start: "0.71em", middle: "0.355em", end: "0" };
 
@@ -138,7 +139,8 @@ export function PowerCurveChart({ columns, series, colors, height = 300, id }) {
           <YAxis yAxisId="left" tick={AxisLabel} width={44} interval={0} />
           {rightAxis && <YAxis yAxisId="right" orientation="right" tick={AxisLabel} width={36} interval={0} />}
           <Tooltip content={<CurveTooltip series={series} />} />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          {/* The series' names in the text colour: their marks carry the series' colours, too light for text. */}
+          <Legend wrapperStyle={{ fontSize: 12 }} formatter={(name) => <span style={{ color: TEXT }}>{name}</span>} />
           {series.map((s) => (
             <Line
               key={s.key}

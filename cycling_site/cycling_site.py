@@ -86,6 +86,7 @@ app = rx.App(
     api_transformer=[_api_in_front, SiteMiddleware],
     head_components=[
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
+        rx.el.meta(name="color-scheme", content="light"),
         rx.el.style(site_stylesheet()),
     ],
     style=GLOBAL_STYLE,

@@ -1,6 +1,8 @@
 """Texts of the rider dashboard, the activities list and the activity detail view."""
 
 DETAIL_FAILED = "Unable to fetch activity detail."
+# The page's heading for screen readers when the activity could not be shown.
+DETAIL_HEADING = "Activity detail"
 DOWNLOAD_FAILED = "Error download file. Please try again"
 LIST_FAILED = "Unable to fetch activities. Please try again."
 PROFILE_FAILED = "Unable to fetch your rider profile. Please try again."

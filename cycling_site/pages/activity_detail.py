@@ -3,12 +3,13 @@
 import reflex as rx
 
 from components.ride_charts import ride_graph
+from cycling_site.messages import activities as activities_msg
 from cycling_site.routes import path_of
 from cycling_site.state.activity_detail import GRAPHS, NO_DATA, ActivityDetailState
 from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import form_alert
 from cycling_site.ui.layout import card, page
-from cycling_site.ui.theme import CHART_COLOR, COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+from cycling_site.ui.theme import CHART_COLOR, COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE, VISUALLY_HIDDEN
 
 ELEVATION_TICK_EVERY = 12
 
@@ -165,7 +166,10 @@ def activity_detail_page() -> rx.Component:
             _back_link(),
             rx.cond(
                 ActivityDetailState.error != "",
-                card(form_alert(ActivityDetailState.error, id="detail-error")),
+                card(
+                    rx.heading(activities_msg.DETAIL_HEADING, as_="h1", style=VISUALLY_HIDDEN),
+                    form_alert(ActivityDetailState.error, id="detail-error"),
+                ),
                 rx.cond(
                     ActivityDetailState.loading,
                     card(loading_line("Loading the activity...", "detail-loading")),

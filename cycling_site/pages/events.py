@@ -33,11 +33,13 @@ CATEGORY_COLUMNS = ("TIME", "DISTANCE", "ELEVATION")
 
 def _category_name(row: rx.Var) -> list[rx.Component]:
     return [
-        rx.text(row["name"], font_weight="700", class_name="category-name"),
+        # Not a paragraph: a bold one reads as a heading to screen readers.
+        rx.text(row["name"], as_="div", font_weight="700", class_name="category-name"),
         rx.cond(
             row["description"] != "",
             rx.text(
                 row["description"],
+                as_="div",
                 font_size=SIZE["xs"],
                 font_weight="400",
                 color=COLOR["muted"],
@@ -98,10 +100,14 @@ def _category_table(event: rx.Var) -> rx.Component:
         width="100%",
     )
     return rx.fragment(
-        rx.box(scroll_region(table, "Categories"), display=["none", "none", "block"], width="100%"),
+        rx.box(
+            scroll_region(table, "Categories of " + event["name"].to(str)),
+            display=["none", "none", "block"],
+            width="100%",
+        ),
         rx.el.ul(
             rx.foreach(rows, _category_card),
-            aria_label="Categories",
+            aria_label="Categories of " + event["name"].to(str),
             class_name="category-cards",
             display=["block", "block", "none"],
             list_style="none",

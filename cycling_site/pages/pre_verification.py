@@ -259,7 +259,8 @@ def _form() -> rx.Component:
 def _thank_you() -> rx.Component:
     return rx.vstack(
         rx.icon("circle-check", size=48, color=COLOR["success"]),
-        rx.heading(msg.THANK_YOU_TITLE, as_="h2", font_size=SIZE["xl"], font_weight="800"),
+        # All the page shows once sent: its heading is the page's.
+        rx.heading(msg.THANK_YOU_TITLE, as_="h1", font_size=SIZE["xl"], font_weight="800"),
         rx.text(msg.THANK_YOU, text_align="center", max_width="480px", color=COLOR["muted"]),
         rx.text("Taking you to your profile…", font_size=SIZE["sm"], color=COLOR["muted"]),
         align="center",

@@ -108,8 +108,10 @@ def _avatar_card() -> rx.Component:
         rx.flex(
             _avatar(rx.breakpoints(initial="72px", sm="96px")),
             rx.vstack(
-                rx.text(
+                # The card's title: a heading, not a paragraph in bold.
+                rx.heading(
                     SessionState.firstname + " " + SessionState.lastname,
+                    as_="h2",
                     font_weight="800",
                     font_size=SIZE["lg"],
                     id="profile-name",

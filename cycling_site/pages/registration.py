@@ -688,6 +688,7 @@ def thank_you_page() -> rx.Component:
                         ),
                     ),
                     primary_link("Back to events", path_of("event_list")),
+                    level="h1",
                     id="thank-you",
                 ),
             ),

@@ -22,6 +22,7 @@ def verify_link_page() -> rx.Component:
                     "Thank you!",
                     VerifyLinkState.message,
                     primary_link(msg.ENJOY_YOUR_RIDE, path_of("login"), id="enjoy-your-ride"),
+                    level="h1",
                 ),
             ),
             (
@@ -39,6 +40,7 @@ def verify_link_page() -> rx.Component:
                         id="verify-resend",
                     ),
                     note(VerifyLinkState.resend_note, id="resend-note"),
+                    level="h1",
                 ),
             ),
             pending_panel("Verifying your email address…"),

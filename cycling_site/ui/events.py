@@ -29,7 +29,14 @@ def section_title(text: str) -> rx.Component:
 def _podium_place(winner: rx.Var) -> rx.Component:
     return rx.vstack(
         rx.center(
-            rx.text(winner["position"], font_weight="800", color="white"),
+            # Dark on the medals' light metals, white on the muted grey of the places after them.
+            rx.text(
+                winner["position"],
+                font_weight="800",
+                color=rx.match(
+                    winner["position"], *[(place, COLOR["ink"]) for place in MEDAL_COLOR], "white"
+                ),
+            ),
             width="36px",
             height="36px",
             border_radius=RADIUS["pill"],

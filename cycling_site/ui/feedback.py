@@ -26,6 +26,8 @@ def loading_line(text: str, loading_id: str | None = None) -> rx.Component:
         align="center",
         id=loading_id,
         padding_y=SPACE["2"],
+        role="status",
+        aria_busy="true",
     )
 
 

@@ -1,6 +1,7 @@
 """The page shell every screen renders in: header, main, footer and the session watch."""
 
 import reflex as rx
+from reflex.components.el.elements.inline import A
 
 from components.scroll_region import scroll_region as scrolling_region
 from components.session_watch import session_watch
@@ -28,7 +29,9 @@ def page(*children: rx.Component, width: str = CONTENT_WIDTH) -> rx.Component:
     """The main area is at least a screen tall, so the footer starts below the fold and never jumps
     when a page's content arrives."""
     return rx.box(
-        rx.el.a(
+        # A plain link: the router's link took the page's path with a trailing slash into its address, which
+        # then named another page.
+        A.create(
             "Skip to main content",
             href="#main",
             id="skip-link",
@@ -127,7 +130,9 @@ PINNED_STYLE = {
 }
 
 
-def scroll_region(child: rx.Component, label: str, pin_first_column: bool = False, **props) -> rx.Component:
+def scroll_region(
+    child: rx.Component, label: str | rx.Var, pin_first_column: bool = False, **props
+) -> rx.Component:
     """A table that may be wider than a phone scrolls here, in a named region that shows while it hides
     columns that it does (the keyboard reaches it then and scrolls it with the arrow keys). A pinned first
     column keeps each row's name in sight."""

@@ -33,7 +33,13 @@ def tab_button(
 ) -> rx.Component:
     """One tab of the console; a queue's tab shows how many items wait in it."""
     badge = (
-        rx.badge(count, color_scheme=rx.cond(count > 0, "orange", "gray"), radius="full")
+        # Solid on the chosen tab's dark ground: a soft badge's tint is translucent and went dark with it.
+        rx.badge(
+            count,
+            color_scheme=rx.cond(count > 0, "orange", "gray"),
+            variant=rx.cond(chosen, "solid", "soft"),
+            radius="full",
+        )
         if count is not None
         else rx.fragment()
     )

@@ -5,21 +5,23 @@ COLOR = {
     "ink_soft": "#151E31",
     "surface": "#F4F6FA",
     "card": "#FFFFFF",
-    # White on accent and accent on light grounds keep 4.5:1; the bright orange marks and lights dark grounds.
-    "accent": "#C2410C",
-    "accent_dark": "#9A3412",
-    "accent_bright": "#FF5A1F",
+    # Text keeps WCAG's enhanced contrast, 7:1, on every ground it is drawn on: white on accent, accent on
+    # the light grounds and its tint; muted on white, the surface, each tint and Radix's grey tints; the
+    # bright orange and the muted light grey on the dark grounds (and the header menu's orange hover tint).
+    "accent": "#933109",
+    "accent_dark": "#7C2D12",
+    "accent_bright": "#FFA07E",
     "accent_soft": "#FFF1EB",
     "text": "#111827",
-    "muted": "#5B6475",
+    "muted": "#40454F",
     "on_ink": "#E8ECF4",
-    "on_ink_muted": "#9AA4B8",
+    "on_ink_muted": "#A1AABD",
     "border": "#E3E7EF",
-    "danger": "#C8281C",
+    "danger": "#9B1F16",
     "danger_soft": "#FDECEA",
-    "warning": "#9A5200",
+    "warning": "#7F4400",
     "warning_soft": "#FFF4E0",
-    "success": "#0A7345",
+    "success": "#085D38",
     "success_soft": "#E6F6EE",
 }
 
@@ -37,8 +39,8 @@ CHART_COLOR = {
     "elevation": "#F5B400",
 }
 
-# The podium: gold, silver, bronze.
-MEDAL_COLOR = {"1": "#F5B400", "2": "#9AA4B8", "3": "#C07A3A"}
+# The podium: gold, silver, bronze, each under its place in ink at 7:1.
+MEDAL_COLOR = {"1": "#F5B400", "2": "#9AA4B8", "3": "#D4955A"}
 
 FONT = {
     "body": "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
@@ -68,7 +70,7 @@ VISUALLY_HIDDEN = {
     "border": "0",
 }
 
-# The primary action's look (Login, Connect, Subscribe, Verify Account ...): white on the accent, 5.2:1.
+# The primary action's look (Login, Connect, Subscribe, Verify Account ...): white on the accent, 7.8:1.
 PRIMARY_BUTTON = {
     "background": COLOR["accent"],
     "color": "white",
@@ -86,28 +88,35 @@ DISPLAY_HEADING = {
     "line_height": "1.05",
 }
 
-# Radix Themes' own scales where their solid and soft colours fall under 4.5:1 with their text (white
-# on orange, green, red and slate; orange, amber and blue text on their tints), and sonner's toast texts.
+# Radix Themes' own scales, to the same 7:1: white on the solid colours (-9, -10 on hover), the text
+# colours (-11) on their tints and on white, and sonner's toast texts.
 RADIX_COLOR_OVERRIDES = {
     "--orange-9": COLOR["accent"],
     "--orange-10": COLOR["accent_dark"],
     "--orange-11": COLOR["accent_dark"],
     "--orange-a11": COLOR["accent_dark"],
     "--green-9": COLOR["success"],
-    "--green-10": "#08603A",
+    "--green-10": "#064A2C",
+    "--green-11": COLOR["success"],
+    "--green-a11": COLOR["success"],
     "--slate-9": COLOR["muted"],
-    "--amber-11": "#8A5100",
-    "--amber-a11": "#8A5100",
+    "--slate-10": "#30343C",
+    "--slate-11": COLOR["muted"],
+    "--slate-a11": COLOR["muted"],
+    "--amber-11": COLOR["warning"],
+    "--amber-a11": COLOR["warning"],
     "--red-9": COLOR["danger"],
-    "--red-10": "#A51F15",
-    "--blue-11": "#0B5CAD",
-    "--blue-a11": "#0B5CAD",
+    "--red-10": "#7F1911",
+    "--red-11": COLOR["danger"],
+    "--red-a11": COLOR["danger"],
+    "--blue-11": "#084A8C",
+    "--blue-a11": "#084A8C",
 }
 TOAST_COLOR_OVERRIDES = {
-    "--success-text": "#0A6B3D",
+    "--success-text": COLOR["success"],
     "--error-text": COLOR["danger"],
     "--warning-text": COLOR["warning"],
-    "--info-text": "#1D4ED8",
+    "--info-text": "#084A8C",
 }
 
 GLOBAL_STYLE = {
@@ -117,6 +126,8 @@ GLOBAL_STYLE = {
 # Rules that must reach menus and dialogs as well: those render outside the page's root, where the app's
 # style does not apply, so they go in the page head as a style sheet.
 SITE_RULES = {
+    # The site has one colour scheme (cycling_site/color_scheme.py): the browser's controls follow it.
+    ":root": {"color-scheme": "light"},
     "html .radix-themes": RADIX_COLOR_OVERRIDES,
     'html [data-sonner-toaster][data-sonner-theme="light"]': TOAST_COLOR_OVERRIDES,
     ":focus-visible": {"outline": f"3px solid {COLOR['accent_bright']}", "outline-offset": "2px"},

@@ -1,15 +1,19 @@
 """Keyboard and screen-reader use beyond what axe-core checks on every page: the skip link, menus that
 follow their links from the keyboard, where the focus goes after a refused sign-in and after each wizard
-step, controls with names, and screens that fit a phone."""
+step, controls with names, and screens that fit a phone. The site's one colour scheme whatever the
+system prefers, and the accessibility check itself on a page made to fail it."""
 
+import re
 from datetime import date
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from sqlmodel import Session
 
 from cycling_site.messages import accounts as accounts_msg
 from cycling_site.messages import contact as contact_msg
 from cycling_site.messages import registration as registration_msg
+from tests.e2e.accessibility import AccessibilityCheck
+from tests.e2e.conftest import DESKTOP, Site
 from tests.e2e.helpers import RIDER, at, fill_login, sign_in, submit, wait_signed_in
 from tests.e2e.test_registration import accept_disclaimer, open_wizard
 
@@ -118,3 +122,70 @@ def test_the_dashboard_tabs_and_progress_fit_a_phone(phone_page: Page):
         box = page.locator(tab).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, tab
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+# Records every question a page's scripts ask about the system's colour scheme.
+SCHEME_SPY = """(() => {
+  const ask = window.matchMedia.bind(window);
+  window.__schemeQueries = [];
+  window.matchMedia = (query) => {
+    if (query.includes("prefers-color-scheme")) window.__schemeQueries.push(query);
+    return ask(query);
+  };
+})();"""
+
+
+def test_a_dark_system_and_a_stored_dark_choice_leave_the_site_light(browser: Browser, site: Site):
+    def colours(scheme: str, stored: str | None) -> dict:
+        context = browser.new_context(viewport=DESKTOP, base_url=site.url, color_scheme=scheme)
+        context.add_init_script(script=SCHEME_SPY)
+        if stored:
+            context.add_init_script(script=f"localStorage.setItem('theme', '{stored}')")
+        page = context.new_page()
+        page.goto("/faqs")
+        heading = page.get_by_role("heading", level=1)
+        expect(heading).to_be_visible()
+        expect(page.locator(".radix-themes[data-is-root-theme=true]")).to_have_class(re.compile(r"\blight\b"))
+        shown = {
+            "page": page.evaluate("getComputedStyle(document.documentElement).colorScheme"),
+            "heading": heading.evaluate("element => getComputedStyle(element).color"),
+            "topic": page.locator(".faq-topic").first.evaluate("element => getComputedStyle(element).color"),
+            "asked": page.evaluate("window.__schemeQueries"),
+        }
+        context.close()
+        return shown
+
+    light = colours("light", None)
+    assert light["page"] == "light" and light["asked"] == []
+    assert colours("dark", None) == light
+    assert colours("dark", "dark") == light
+    assert colours("light", "system") == light
+
+
+FAILING_PAGE = """<!doctype html><html lang="en"><head><title>Check</title><style>
+  @media (prefers-color-scheme: dark) { #dark-only { color: #555; background: #333; } }
+  #faint { background: linear-gradient(90deg, #ffffff, #e0e0e0); padding: 8px; }
+</style></head><body><main><h1>Check</h1><p id="dark-only">Faint in the dark only</p>
+<h3>A heading level skipped</h3>
+<p id="faint" style="color: #9a9a9a">Faint over a gradient</p></main></body></html>"""
+
+
+HTML = {"content-type": "text/html"}
+
+
+def test_the_check_meets_each_scheme_every_impact_and_the_contrast_axe_leaves_for_review(browser: Browser):
+    check = AccessibilityCheck()
+    context = check.watch(browser.unwatched.new_context(viewport=DESKTOP))
+    context.route("http://check.test/", lambda route: route.fulfill(body=FAILING_PAGE, headers=HTML))
+    page = context.new_page()
+    page.goto("http://check.test/")
+    failures = check.finish_test()
+    # The measure hid the text for a moment and gave it back its own colour.
+    assert page.locator("#faint").evaluate("element => element.style.color") == "rgb(154, 154, 154)"
+    context.close()
+    found = "\n".join(failures)
+    dark_contrast = [f for f in failures if "#dark-only" in f]
+    assert len(dark_contrast) == 1 and "(desktop, dark): color-contrast [serious]" in dark_contrast[0], found
+    assert "(desktop, light): heading-order [moderate]" in found
+    faint = next(f for f in failures if "#faint" in f and "(desktop, light)" in f)
+    assert "color-contrast (pixels)" in faint and ": #9A9A9A on" in faint, found

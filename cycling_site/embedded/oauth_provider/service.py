@@ -90,11 +90,11 @@ _STYLE = {
     ".badge": "display:inline-block;background:#0B1220;color:white;border-radius:999px;"
     "padding:4px 12px;font-size:12px;letter-spacing:.08em;text-transform:uppercase",
     "h1": "font-size:22px;margin:16px 0 8px",
-    "p": "color:#5B6475;margin:0 0 24px",
+    "p": "color:#40454F;margin:0 0 24px",
     ".actions": "display:flex;gap:12px",
     "button": "flex:1;height:44px;border-radius:6px;font-size:16px;font-weight:700;"
     "cursor:pointer;border:1px solid #E3E7EF;background:#FFFFFF;color:#111827",
-    "button.allow": "background:#C2410C;border-color:#C2410C;color:white",
+    "button.allow": "background:#933109;border-color:#933109;color:white",
     "button:focus-visible": "outline:3px solid #FF5A1F;outline-offset:2px",
 }
 STYLE_SHEET = "".join(f"{selector}{{{rules}}}" for selector, rules in _STYLE.items())

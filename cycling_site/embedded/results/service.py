@@ -29,11 +29,11 @@ COLOR = {
     "ink": "#0B1220",
     "surface": "#F4F6FA",
     "card": "#FFFFFF",
-    "accent": "#C2410C",
-    "accent_dark": "#9A3412",
+    "accent": "#933109",
+    "accent_dark": "#7C2D12",
     "accent_soft": "#FFF1EB",
     "text": "#111827",
-    "muted": "#5B6475",
+    "muted": "#40454F",
     "border": "#E3E7EF",
 }
 FONT = {
@@ -45,8 +45,8 @@ RADIUS = {"sm": "6px", "md": "10px", "pill": "999px"}
 router = APIRouter(prefix=EMBEDDED_PREFIX, include_in_schema=False)
 
 # Backgrounds of white labels, each at least 4.5:1 with white; the medals carry dark numbers.
-CATEGORY_COLORS = {1: "#C8281C", 2: "#C2410C", 3: "#0A7345", 4: "#2563EB"}
-MEDALS = {1: "#E0A800", 2: "#9AA4B8", 3: "#C0713A"}
+CATEGORY_COLORS = {1: "#9B1F16", 2: "#933109", 3: "#085D38", 4: "#084A8C"}
+MEDALS = {1: "#E0A800", 2: "#9AA4B8", 3: "#D4955A"}
 
 _STYLE = {
     "*": "box-sizing:border-box",
@@ -119,7 +119,7 @@ def _page(title: str, body: str) -> HTMLResponse:
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{html.escape(title)}</title><style>{STYLE_SHEET}</style></head>"
-        f"<body><main>{body}</main><script>{SCRIPT}</script></body></html>"
+        f'<body><main aria-label="Results">{body}</main><script>{SCRIPT}</script></body></html>'
     )
     return HTMLResponse(document, headers={"cache-control": "no-store"})
 
