@@ -10,6 +10,11 @@ METHOD_NOT_ALLOWED = "This method is not allowed here."
 REQUEST_TOO_LARGE = "The upload is too large."
 CROSS_SITE_REFUSED = "This request came from another website and was refused."
 DATABASE_BUSY = "The site is busy right now. Please try again in a moment."
+# A form whose page is slow to go live, or whose answer is slow to come (ui.forms.slow_wait_notice).
+SLOW_CONNECTING = (
+    "Still connecting to the site. What you typed is kept; the form opens as soon as it answers."
+)
+SLOW_ANSWER = "Still waiting for the site's answer. Your request is on its way; please keep this page open."
 # Spec 2 section 8: a request the server refused with an errors object, shown in a pop-up.
 ERRORS_POPUP_TITLE = "We could not do that"
 ERRORS_POPUP_SUPPORT = "If this keeps happening, please contact support at {email}."

@@ -92,6 +92,9 @@ def _actions() -> rx.Component:
                     size="3",
                     variant="outline",
                     id="change-wallet",
+                    # On the dark header: the bright orange, which keeps 7:1 there.
+                    color=COLOR["accent_bright"],
+                    box_shadow=f"inset 0 0 0 1px {COLOR['accent_bright']}",
                     width=rx.breakpoints(initial="100%", sm="auto"),
                 ),
                 rx.cond(
@@ -162,7 +165,7 @@ def wallet_header(with_actions: bool = True) -> rx.Component:
             rx.text(
                 State.balance, id="wallet-balance", font_size=[SIZE["xl"], SIZE["2xl"]], font_weight="800"
             ),
-            rx.text(State.currency, id="wallet-currency", font_weight="700", color=COLOR["accent"]),
+            rx.text(State.currency, id="wallet-currency", font_weight="700", color=COLOR["accent_bright"]),
             align="baseline",
             spacing="2",
         ),

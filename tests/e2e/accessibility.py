@@ -135,6 +135,10 @@ _IN_PAGE = """
     }
   };
   const run = async (scheme) => {
+    // Colours are judged as they end up, not half way through a fade (an infinite one cannot finish).
+    for (const animation of document.getAnimations()) {
+      try { animation.finish(); } catch {}
+    }
     const results = await axe.run(document, runOptions());
     const failing = results.violations
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes

@@ -8,6 +8,8 @@ own address (SITE_URL) is the relay's; at rest it forwards at once.
     relay.drop_when_site_sends(b"...")   # the site's next answer holding these bytes is lost with its
                                          # connection: the site acted, the browser never heard
     relay.wait_idle()                    # until nothing has moved for a while (late answers arrived)
+    relay.stall_live()                   # the live connection stays open but nothing moves on it, as on a
+    relay.resume_live()                  # train in a tunnel, until resumed
 """
 
 import asyncio
@@ -23,6 +25,7 @@ CHUNK = 65536
 class _Connection:
     writers: list[asyncio.StreamWriter] = field(default_factory=list)
     closed: bool = False
+    live: bool = False
 
     def abort(self) -> None:
         self.closed = True
@@ -40,6 +43,7 @@ class Relay:
         self._connections: set[_Connection] = set()
         self._last_activity = time.monotonic()
         self._loop = asyncio.new_event_loop()
+        self._flowing = asyncio.Event()
         started = threading.Event()
         self._thread = threading.Thread(target=self._run, args=(started,), daemon=True, name="slow-network")
         self._thread.start()
@@ -55,6 +59,13 @@ class Relay:
     def fast(self) -> None:
         self.delay_ms = self.jitter_ms = 0.0
         self._drop_marker = None
+        self.resume_live()
+
+    def stall_live(self) -> None:
+        self._loop.call_soon_threadsafe(self._flowing.clear)
+
+    def resume_live(self) -> None:
+        self._loop.call_soon_threadsafe(self._flowing.set)
 
     def drop(self) -> None:
         self._call(self._drop_all)
@@ -98,6 +109,7 @@ class Relay:
 
     def _run(self, started: threading.Event) -> None:
         asyncio.set_event_loop(self._loop)
+        self._flowing.set()
         self._server = self._loop.run_until_complete(asyncio.start_server(self._accept, "127.0.0.1", 0))
         self.port = self._server.sockets[0].getsockname()[1]
         started.set()
@@ -133,6 +145,8 @@ class Relay:
         try:
             while chunk := await reader.read(CHUNK):
                 self._last_activity = time.monotonic()
+                if not from_site and chunk.startswith(b"GET /_event"):
+                    connection.live = True
                 if from_site and self._drop_marker and self._drop_marker in chunk:
                     self._drop_marker = None
                     connection.abort()
@@ -153,6 +167,8 @@ class Relay:
             due, chunk = await queue.get()
             if (wait := due - time.monotonic()) > 0:
                 await asyncio.sleep(wait)
+            if connection.live:
+                await self._flowing.wait()
             if connection.closed:
                 return
             self._last_activity = time.monotonic()

@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from sqlmodel import Session, select
 
 from cycling_site.messages import shop as shop_msg
+from cycling_site.messages import site as site_msg
 from cycling_site.messages import wallet as wallet_msg
 from cycling_site.models import Account, Currency, Withdrawal
 from cycling_site.models.wallet import WalletStatus
@@ -329,11 +330,18 @@ def test_a_withdrawal_sent_again_after_a_drop_is_made_once_with_what_was_typed(
     assert len(_withdrawals(db, rider)) == 1
 
 
-def test_a_coin_purchase_whose_answer_is_lost_is_made_once(page: Page, db: Session, slow_network: Relay):
-    rider = shopper(db, "dropped.coins@example.com", gems=600)
+def _coins_modal(page: Page, db: Session, email: str):
+    """A rider with 600 gems in the shop's coins modal; answers the rider and the 5,500 coins' button."""
+    rider = shopper(db, email, gems=600)
     open_shop(page, rider.email)
     page.locator("#shop-add-coins").click()
-    buy = page.locator("#bundle-coins-5500").get_by_role("button", name="Buy 5,500 coins for 250 gems")
+    return rider, page.locator("#bundle-coins-5500").get_by_role(
+        "button", name="Buy: 5,500 coins for 250 gems"
+    )
+
+
+def test_a_coin_purchase_whose_answer_is_lost_is_made_once(page: Page, db: Session, slow_network: Relay):
+    rider, buy = _coins_modal(page, db, "dropped.coins@example.com")
     dropped = slow_network.drop_when_site_sends(b"modal_busy")
     buy.click()
     assert dropped.wait(20), "the site never answered the purchase"
@@ -347,10 +355,7 @@ def test_a_coin_purchase_whose_answer_is_lost_is_made_once(page: Page, db: Sessi
 def test_a_coin_purchase_sent_again_after_a_drop_is_made_once(page: Page, db: Session, slow_network: Relay):
     """The purchase is lost on its way as the connection drops: connected again, the page shows nothing
     bought, and buying again buys once."""
-    rider = shopper(db, "dropped.coins.again@example.com", gems=600)
-    open_shop(page, rider.email)
-    page.locator("#shop-add-coins").click()
-    buy = page.locator("#bundle-coins-5500").get_by_role("button", name="Buy 5,500 coins for 250 gems")
+    rider, buy = _coins_modal(page, db, "dropped.coins.again@example.com")
     buy.click()
     slow_network.drop()
     expect(page.locator("#payment-modal")).to_have_count(0)
@@ -359,3 +364,20 @@ def test_a_coin_purchase_sent_again_after_a_drop_is_made_once(page: Page, db: Se
     buy.click()
     expect(page.locator("#payment-success")).to_contain_text(shop_msg.COINS_ADDED.format(coins=5500))
     assert (shop_balance(db, rider, Currency.coin), shop_balance(db, rider, Currency.gem)) == (5500, 350)
+
+
+def test_a_page_slow_to_go_live_says_so_and_keeps_what_was_typed(page: Page, slow_network: Relay):
+    """The live connection opens but nothing comes through it (a phone in a tunnel): the form says that it
+    is still connecting, what the rider types stays, and the form opens once the connection flows."""
+    slow_network.stall_live()
+    page.goto("/auth/login")
+    page.fill("#email", "rider@example.com")
+    notice = page.get_by_role("status").filter(has_text=site_msg.SLOW_CONNECTING)
+    expect(notice).to_be_visible(timeout=20_000)
+    expect(page.locator("#login-submit")).to_be_disabled()
+    slow_network.resume_live()
+    expect(notice).to_have_count(0)
+    expect(page.locator("#email")).to_have_value("rider@example.com")
+    fill_login(page, "rider@example.com", "ridefast")
+    submit(page, "#login-submit")
+    wait_signed_in(page)
