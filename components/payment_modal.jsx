@@ -36,10 +36,12 @@ export function PaymentModal({
     return () => clearTimeout(timer);
   }, [open, stage, pollAttempt, pollIntervalMs]);
 
+  // The outcome's heading is at the dialog title's level: under a page whose title (h1) is all that axe
+  // counts before it while the dialog comes back after a reconnect, an h3 skipped a level.
   const screen = (icon, heading, text, screenId) => (
     <Flex direction="column" align="center" gap="3" py="5" id={screenId}>
       {icon}
-      <Heading as="h3" size="5" align="center">
+      <Heading as="h2" size="5" align="center">
         {heading}
       </Heading>
       {text ? (
