@@ -17,6 +17,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp
 
 import cycling_site.models  # noqa: F401  (registers the tables)
+from cycling_site import live_connection
 from cycling_site.api.built_files import serve_built_files_on_loop
 from cycling_site.api.errors import install_error_handlers
 from cycling_site.api.main import api
@@ -97,6 +98,7 @@ app = rx.App(
 app.app_wraps[(5, "Overlay")] = site_messages.overlay
 register_pages(app)
 app.register_lifespan_task(deliver_forever)
+app.register_lifespan_task(live_connection.serve)
 
 
 @asynccontextmanager

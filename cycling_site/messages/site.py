@@ -10,11 +10,12 @@ METHOD_NOT_ALLOWED = "This method is not allowed here."
 REQUEST_TOO_LARGE = "The upload is too large."
 CROSS_SITE_REFUSED = "This request came from another website and was refused."
 DATABASE_BUSY = "The site is busy right now. Please try again in a moment."
-# A form whose page is slow to go live, or whose answer is slow to come (ui.forms.slow_wait_notice).
+# A page slow to go live, or an action whose answer is slow to come (components/action_watch.py).
 SLOW_CONNECTING = (
-    "Still connecting to the site. What you typed is kept; the form opens as soon as it answers."
+    "Still connecting to the site. What you typed is kept; the page works as soon as it answers."
 )
-SLOW_ANSWER = "Still waiting for the site's answer. Your request is on its way; please keep this page open."
+SLOW_ANSWER = "Still waiting for the site's answer. Your request is on its way; it will not be made twice."
+TRY_AGAIN = "Try again"
 # Spec 2 section 8: a request the server refused with an errors object, shown in a pop-up.
 ERRORS_POPUP_TITLE = "We could not do that"
 ERRORS_POPUP_SUPPORT = "If this keeps happening, please contact support at {email}."

@@ -5,7 +5,6 @@ from typing import Any
 import reflex as rx
 from reflex.vars import ArrayVar, FunctionStringVar, ObjectVar
 
-from cycling_site.messages import site as site_msg
 from cycling_site.routes import path_of
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
 
@@ -156,51 +155,11 @@ def form_alert(message: rx.Var, tone: str = "danger", **props) -> rx.Component:
     )
 
 
-# After this long, a wait says so beside the button (assets/site.css: .slow-wait-notice).
-SLOW_WAIT_SECONDS = 8
-
-
-def slow_wait_notice(waiting: rx.Var, text: str) -> rx.Component:
-    """A notice at the foot of the screen that shows only once `waiting` has lasted SLOW_WAIT_SECONDS: a
-    phone on a slow or dropped connection is told, while a quick answer never flashes it. It floats, so
-    the form never moves; it is announced politely when it shows."""
-    return rx.cond(
-        waiting,
-        rx.text(
-            text,
-            class_name="slow-wait-notice",
-            role="status",
-            position="fixed",
-            bottom=SPACE["5"],
-            left="50%",
-            transform="translateX(-50%)",
-            width="min(92vw, 480px)",
-            z_index="50",
-            padding=f"{SPACE['3']} {SPACE['4']}",
-            border_radius=RADIUS["md"],
-            background=COLOR["ink"],
-            color=COLOR["on_ink"],
-            font_size=SIZE["sm"],
-            text_align="center",
-        ),
-    )
-
-
 def submit_button(label: str, enabled: rx.Var, loading: rx.Var | bool = False, **props) -> rx.Component:
-    """Disabled until the page is live as well: pressed earlier, the browser would post the form
-    itself and lose what was typed. A form's page slow to go live, or an answer slow to come, says so after
-    a few seconds. `props` may replace the type and the width (a button that opens a dialog, one beside
-    another)."""
-    button = _submit_button(label, enabled, loading, **props)
-    notices = []
-    if props.get("type", "submit") == "submit":
-        notices.append(slow_wait_notice(~rx.State.is_hydrated, site_msg.SLOW_CONNECTING))
-    if isinstance(loading, rx.Var):
-        notices.append(slow_wait_notice(rx.State.is_hydrated & loading, site_msg.SLOW_ANSWER))
-    return rx.fragment(button, *notices) if notices else button
-
-
-def _submit_button(label: str, enabled: rx.Var, loading: rx.Var | bool, **props) -> rx.Component:
+    """Disabled until the page is live as well: pressed earlier, the browser would post the form itself and
+    lose what was typed. A page slow to go live, or an answer slow to come, is told by the site-wide watch
+    (components/action_watch.py). `props` may replace the type and the width (a button that opens a
+    dialog, one beside another)."""
     enabled = rx.State.is_hydrated & enabled
     props = {"type": "submit", "width": "100%", **props}
     return rx.button(

@@ -12,6 +12,7 @@ from reflex.components.sonner.toast import toast_ref
 from reflex.constants import Hooks
 from reflex.vars import VarData
 
+from components.action_watch import action_watch
 from components.countdown import countdown
 from cycling_site.db import database_busy
 from cycling_site.messages import site as msg
@@ -23,6 +24,10 @@ from cycling_site.ui.theme import COLOR, SIZE
 log = logging.getLogger(__name__)
 
 NO_RESPONSE_TOAST_ID = "no-response"
+# An action waiting longer than this shows the bar at the top; one waiting longer than SLOW_WAIT_MS, or a page
+# without its live connection that long, says so and offers to try again.
+BUSY_MS = 400
+SLOW_WAIT_MS = 8_000
 
 
 class NoResponseToaster(rx.Fragment):
@@ -44,7 +49,17 @@ class NoResponseToaster(rx.Fragment):
 
 @rx.memo
 def _connection_messages() -> rx.Component:
-    return rx.fragment(connection_pulser(), NoResponseToaster.create())
+    return rx.fragment(
+        connection_pulser(),
+        NoResponseToaster.create(),
+        action_watch(
+            busy_ms=BUSY_MS,
+            slow_ms=SLOW_WAIT_MS,
+            connecting_text=msg.SLOW_CONNECTING,
+            waiting_text=msg.SLOW_ANSWER,
+            try_again_text=msg.TRY_AGAIN,
+        ),
+    )
 
 
 def _error_paragraph(text: rx.Var) -> rx.Component:

@@ -134,6 +134,47 @@ SITE_RULES = {
     # Tables scroll in a focusable region of ours (ui.layout.scroll_region), not in Radix's own viewport,
     # which the keyboard cannot reach.
     ".rt-TableRoot > .rt-ScrollAreaRoot > .rt-ScrollAreaViewport": {"overflow": "visible !important"},
+    # The action watch (components/action_watch.jsx): a bar along the top while an action waits, and the
+    # notice of a long wait, floating at the foot so that the page never moves.
+    ".action-watch-bar": {
+        "position": "fixed",
+        "top": "0",
+        "left": "0",
+        "right": "0",
+        "height": "3px",
+        "z-index": "2147483000",
+        "background": f"linear-gradient(90deg, transparent, {COLOR['accent']}, transparent)",
+        "background-size": "50% 100%",
+        "background-repeat": "no-repeat",
+        "animation": "action-watch-bar 1.2s linear infinite",
+    },
+    ".action-watch-notice:not([hidden])": {
+        "position": "fixed",
+        "bottom": SPACE["5"],
+        "left": "50%",
+        "transform": "translateX(-50%)",
+        "width": "min(92vw, 520px)",
+        "z-index": "2147483000",
+        "display": "flex",
+        "align-items": "center",
+        "gap": SPACE["3"],
+        "padding": f"{SPACE['3']} {SPACE['4']}",
+        "border-radius": RADIUS["md"],
+        "background": COLOR["ink"],
+        "color": COLOR["on_ink"],
+        "font-size": SIZE["sm"],
+    },
+    ".action-watch-retry": {
+        "flex": "none",
+        "padding": f"{SPACE['2']} {SPACE['3']}",
+        "border-radius": RADIUS["sm"],
+        "border": f"1px solid {COLOR['on_ink']}",
+        "background": "transparent",
+        "color": COLOR["on_ink"],
+        "font-weight": "700",
+        "cursor": "pointer",
+        "min-height": "44px",
+    },
 }
 
 

@@ -11,8 +11,6 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from sqlmodel import Session, select
 
-from cycling_site.messages import shop as shop_msg
-from cycling_site.messages import site as site_msg
 from cycling_site.messages import wallet as wallet_msg
 from cycling_site.models import Account, Currency, Withdrawal
 from cycling_site.models.wallet import WalletStatus
@@ -28,8 +26,6 @@ from tests.e2e.helpers import (
 from tests.e2e.slow_network import Relay
 from tests.e2e.test_finance import verification
 from tests.e2e.test_registration import accept_disclaimer, newest_code, open_wizard
-from tests.e2e.test_shop import balance as shop_balance
-from tests.e2e.test_shop import open_shop, shopper
 from tests.e2e.test_wallet import _latest_code, _wallet_rider
 from tests.e2e.test_weigh_ins import rider_registered_for
 from tests.unit.wallet_support import withdraw
@@ -285,99 +281,3 @@ def test_console_reasons_and_transaction_ids(browser: Browser, site: Site, db: S
         {"#transaction_id": "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16"},
     )
     console.context.close()
-
-
-def _withdrawal_ready(page: Page, db: Session, email: str):
-    """A verified rider on the withdrawal form with an amount and a fresh code typed."""
-    rider = _wallet_rider(db, email, 1_000_000, WalletStatus.approved)
-    returning_rider(page, rider.email, path="/auth/login?redirect=/wallet/withdrawal-request")
-    expect(page.locator("#amount")).to_be_editable()
-    page.locator("#code-get-code").click()
-    expect(page.get_by_text(wallet_msg.OTP_SENT_EMAIL)).to_be_visible()
-    page.fill("#amount", "0.004")
-    page.fill("#code", _latest_code(db, rider.email))
-    return rider
-
-
-def _withdrawals(db: Session, rider) -> list[Withdrawal]:
-    db.expire_all()
-    return db.exec(select(Withdrawal).where(Withdrawal.account_id == rider.id)).all()
-
-
-def test_a_withdrawal_whose_answer_is_lost_is_made_once_and_its_outcome_shown(
-    page: Page, db: Session, slow_network: Relay
-):
-    rider = _withdrawal_ready(page, db, "dropped.answer@example.com")
-    dropped = slow_network.drop_when_site_sends(b"submitting")
-    page.locator("#withdrawal-submit").click()
-    assert dropped.wait(20), "the site never answered the submit"
-    # The page connects again by itself and shows what became of the request.
-    expect(page.get_by_text(wallet_msg.WITHDRAWAL_SUBMITTED)).to_be_visible()
-    assert len(_withdrawals(db, rider)) == 1
-
-
-def test_a_withdrawal_sent_again_after_a_drop_is_made_once_with_what_was_typed(
-    page: Page, db: Session, slow_network: Relay
-):
-    """The connection drops as the rider submits: the site may or may not have heard. The form keeps what
-    was typed, and submitting again makes the request once either way (the form's idempotency key)."""
-    rider = _withdrawal_ready(page, db, "dropped.request@example.com")
-    page.locator("#withdrawal-submit").click()
-    slow_network.drop()
-    expect(page.locator("#amount")).to_have_value("0.004")
-    page.locator("#withdrawal-submit").click()
-    expect(page.get_by_text(wallet_msg.WITHDRAWAL_SUBMITTED)).to_be_visible()
-    assert len(_withdrawals(db, rider)) == 1
-
-
-def _coins_modal(page: Page, db: Session, email: str):
-    """A rider with 600 gems in the shop's coins modal; answers the rider and the 5,500 coins' button."""
-    rider = shopper(db, email, gems=600)
-    open_shop(page, rider.email)
-    page.locator("#shop-add-coins").click()
-    return rider, page.locator("#bundle-coins-5500").get_by_role(
-        "button", name="Buy: 5,500 coins for 250 gems"
-    )
-
-
-def test_a_coin_purchase_whose_answer_is_lost_is_made_once(page: Page, db: Session, slow_network: Relay):
-    rider, buy = _coins_modal(page, db, "dropped.coins@example.com")
-    dropped = slow_network.drop_when_site_sends(b"modal_busy")
-    buy.click()
-    assert dropped.wait(20), "the site never answered the purchase"
-    # Connected again, the page shows the purchase made, and the balances it left.
-    expect(page.locator("#payment-success")).to_contain_text(shop_msg.COINS_ADDED.format(coins=5500))
-    expect(page.locator("#shop-coins")).to_have_text("5,500")
-    expect(page.locator("#shop-gems")).to_have_text("350")
-    assert (shop_balance(db, rider, Currency.coin), shop_balance(db, rider, Currency.gem)) == (5500, 350)
-
-
-def test_a_coin_purchase_sent_again_after_a_drop_is_made_once(page: Page, db: Session, slow_network: Relay):
-    """The purchase is lost on its way as the connection drops: connected again, the page shows nothing
-    bought, and buying again buys once."""
-    rider, buy = _coins_modal(page, db, "dropped.coins.again@example.com")
-    buy.click()
-    slow_network.drop()
-    expect(page.locator("#payment-modal")).to_have_count(0)
-    expect(page.locator("#shop-gems")).to_have_text("600")
-    page.locator("#shop-add-coins").click()
-    buy.click()
-    expect(page.locator("#payment-success")).to_contain_text(shop_msg.COINS_ADDED.format(coins=5500))
-    assert (shop_balance(db, rider, Currency.coin), shop_balance(db, rider, Currency.gem)) == (5500, 350)
-
-
-def test_a_page_slow_to_go_live_says_so_and_keeps_what_was_typed(page: Page, slow_network: Relay):
-    """The live connection opens but nothing comes through it (a phone in a tunnel): the form says that it
-    is still connecting, what the rider types stays, and the form opens once the connection flows."""
-    slow_network.stall_live()
-    page.goto("/auth/login")
-    page.fill("#email", "rider@example.com")
-    notice = page.get_by_role("status").filter(has_text=site_msg.SLOW_CONNECTING)
-    expect(notice).to_be_visible(timeout=20_000)
-    expect(page.locator("#login-submit")).to_be_disabled()
-    slow_network.resume_live()
-    expect(notice).to_have_count(0)
-    expect(page.locator("#email")).to_have_value("rider@example.com")
-    fill_login(page, "rider@example.com", "ridefast")
-    submit(page, "#login-submit")
-    wait_signed_in(page)
