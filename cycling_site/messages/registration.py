@@ -1,6 +1,9 @@
 """Texts of the registration wizard, its files, the phone code and the thank-you page (spec 2 sections 4,
 5 and 8). The spec's own texts are verbatim; the others fill what it leaves open."""
 
+# The registration page's h1 while its event loads or cannot be shown (the event's name once it is).
+PAGE_HEADING = "Event registration"
+
 STEPS = {
     "disclaimer": "DISCLAIMER",
     "personal": "PERSONAL DETAILS",

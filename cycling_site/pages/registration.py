@@ -22,7 +22,7 @@ from cycling_site.ui.forms import (
     text_input,
 )
 from cycling_site.ui.layout import card, page
-from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
+from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE, VISUALLY_HIDDEN
 
 State = RegistrationState
 DOCUMENT_ACCEPT = {"image/jpeg": [".jpg", ".jpeg"], "image/png": [".png"], "application/pdf": [".pdf"]}
@@ -622,15 +622,21 @@ def _event_header(event: rx.Var) -> rx.Component:
     )
 
 
+def _titled(*children: rx.Component) -> rx.Component:
+    """A state shown before or instead of the event still has the page's h1 from the first render: the
+    event's name, or the thank-you, is the h1 once the event is loaded."""
+    return rx.fragment(rx.heading(msg.PAGE_HEADING, as_="h1", style=VISUALLY_HIDDEN), *children)
+
+
 def registration_page() -> rx.Component:
     event = State.event
     return page(
         rx.cond(
             State.loading,
-            loading_line("Loading the registration form…", "registration-loading"),
+            _titled(loading_line("Loading the registration form…", "registration-loading")),
             rx.cond(
                 State.error != "",
-                form_alert(State.error, id="registration-error"),
+                _titled(form_alert(State.error, id="registration-error")),
                 rx.box(
                     _breadcrumb(
                         ("Events", path_of("event_list")),
@@ -663,10 +669,10 @@ def thank_you_page() -> rx.Component:
     return page(
         rx.cond(
             ThankYouState.loading,
-            loading_line("Loading…"),
+            _titled(loading_line("Loading…")),
             rx.cond(
                 ThankYouState.error != "",
-                form_alert(ThankYouState.error, id="thank-you-error"),
+                _titled(form_alert(ThankYouState.error, id="thank-you-error")),
                 status_panel(
                     "success",
                     msg.THANK_YOU,

@@ -1,12 +1,14 @@
 """The accessibility check of every page the browser tests visit: axe-core runs in each page of a watched
 browser context once the page has settled after each change of path or of the dialog open on it, and again
-on the screen a test ends on. Each screen is checked in both colour schemes (the context's own, then the
-other, emulated), with every rule axe ships but its experimental drafts, best practices included, and any
-violation of any impact fails the test that met it. The text whose contrast axe leaves for review (over
-gradients, translucent badges, partly covered) is measured from the pixels: the screen is shot as shown
-and again with that text made transparent, so the changed pixels are the text and the second shot holds the
-background under each of them. Each path, and each dialog opened on it, is checked once per viewport, so
-the check costs a few seconds of a whole run."""
+on the screen a test ends on. Each screen is checked in the context's own colour scheme, and each kind of
+screen in the other one too (emulated), with every rule axe ships but its experimental drafts, best
+practices included, and any violation of any impact fails the test that met it. The text whose contrast
+axe leaves for review (over gradients, translucent badges, partly covered) is measured from the pixels: the
+screen is shot as shown and again with that text made transparent, so the changed pixels are the text and
+the second shot holds the background under each of them. Each path, and each dialog opened on it, is
+checked once per viewport; the other scheme once per kind of screen: its route (one for every event's
+registration page), its dialog and the ids it shows (an event's wizard is not its closed notice), so the
+check costs a few seconds of a whole run."""
 
 import io
 from contextlib import suppress
@@ -16,6 +18,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Error, Page
+
+from cycling_site.routes import route_for
 
 AXE_SOURCE = Path(__file__).resolve().parents[2] / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
 SCHEMES = ("light", "dark")
@@ -83,6 +87,11 @@ _IN_PAGE = """
     const label = (dialog.getAttribute("aria-label") || title?.textContent || "").trim().slice(0, 60);
     return `${path} (dialog: ${label || "untitled"})`;
   };
+  // What kind of screen it is, for the other scheme: the ids it shows, numbers aside (React's own made-up
+  // ids left out), so two events' wizards are one kind and an event's closed notice another.
+  const kind = () => [...new Set([...document.querySelectorAll("body [id]")]
+    .filter((found) => !/[:«]/.test(found.id) && found.checkVisibility())
+    .map((found) => found.id.replace(/\\d+/g, "#")))].sort().join(" ");
   // Colours are read once fades and slides have ended (not the endless ones, such as spinners).
   // A dialog may open meanwhile, so the page is asked again until nothing is moving (at most 3 s).
   const settle = async () => {
@@ -162,15 +171,18 @@ _IN_PAGE = """
     }
     await settle();
     const failing = await run(await window.__axeScheme(false));
-    // The other scheme: the page is given two frames to follow it, then its transitions.
-    const other = await window.__axeScheme(true);
-    try {
-      await frame();
-      await frame();
-      await settle();
-      failing.push(...(await run(other)));
-    } finally {
-      await window.__axeScheme(false);
+    // The other scheme, once per kind of screen: the page is given two frames to follow it, then its
+    // transitions.
+    if (await window.__axeWantedOther(name, kind())) {
+      const other = await window.__axeScheme(true);
+      try {
+        await frame();
+        await frame();
+        await settle();
+        failing.push(...(await run(other)));
+      } finally {
+        await window.__axeScheme(false);
+      }
     }
     await window.__axeReport(name, failing);
   };
@@ -193,6 +205,8 @@ class AccessibilityCheck:
     """Screens checked in this run (by viewport) and what the current test's pages reported."""
 
     checked: set[tuple[str, str]] = field(default_factory=set)
+    # Kinds of screen checked in the other colour scheme too: viewport, route, dialog and the ids shown.
+    checked_other: set[tuple[str, str, str, str]] = field(default_factory=set)
     contexts: list[BrowserContext] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     # Each watched context's own colour scheme, which its pages go back to after the check.
@@ -203,6 +217,7 @@ class AccessibilityCheck:
         script = _IN_PAGE.replace("EXEMPT", repr(exempt)).replace("SETTLE_MS", str(SETTLE_MS))
         context.add_init_script(script=AXE_SOURCE.read_text() + script)
         context.expose_binding("__axeWanted", self._wanted)
+        context.expose_binding("__axeWantedOther", self._wanted_other)
         context.expose_binding("__axeReport", self._report)
         context.expose_binding("__axeScheme", self._scheme)
         context.expose_binding("__axePixels", self._pixels)
@@ -212,6 +227,16 @@ class AccessibilityCheck:
 
     def _wanted(self, source: dict, name: str) -> bool:
         return (_viewport(source), name) not in self.checked
+
+    def _wanted_other(self, source: dict, name: str, ids: str) -> bool:
+        """Whether the screen is the first of its kind to be checked in the other scheme; says so once."""
+        path, _, dialog = name.partition(" (dialog: ")
+        route = route_for(path)
+        kind = (_viewport(source), route.path if route else path, dialog, ids)
+        if kind in self.checked_other:
+            return False
+        self.checked_other.add(kind)
+        return True
 
     def _scheme(self, source: dict, other: bool) -> str:
         """Shows the page in its context's colour scheme, or in the other one; says which."""

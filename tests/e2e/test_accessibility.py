@@ -5,6 +5,7 @@ system prefers, and the accessibility check itself on a page made to fail it."""
 
 import re
 from datetime import date
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, Locator, Page, expect
 from sqlmodel import Session
@@ -189,3 +190,36 @@ def test_the_check_meets_each_scheme_every_impact_and_the_contrast_axe_leaves_fo
     assert "(desktop, light): heading-order [moderate]" in found
     faint = next(f for f in failures if "#faint" in f and "(desktop, light)" in f)
     assert "color-contrast (pixels)" in faint and ": #9A9A9A on" in faint, found
+
+
+KIND_PAGE = """<!doctype html><html lang="en"><head><title>Check</title><style>
+  @media (prefers-color-scheme: dark) { #dark-only { color: #555; background: #333; } }
+</style></head><body><main><h1>Check</h1><p id="dark-only">Faint in the dark only</p>
+<h3>A heading level skipped</h3>EXTRA</main></body></html>"""
+
+
+def test_the_other_scheme_is_checked_once_per_kind_of_screen(browser: Browser):
+    """Every path is checked in the context's scheme; the other scheme once per route and the ids shown: a
+    second event's page like the first is spared it, an event's page showing something else is not."""
+    check = AccessibilityCheck()
+    context = check.watch(browser.unwatched.new_context(viewport=DESKTOP))
+    pages = {
+        "/event/1": KIND_PAGE.replace("EXTRA", ""),
+        "/event/2": KIND_PAGE.replace("EXTRA", ""),
+        "/event/3": KIND_PAGE.replace("EXTRA", '<p id="registration-closed">Closed</p>'),
+    }
+    context.route(
+        "http://check.test/**",
+        lambda route: route.fulfill(body=pages[urlsplit(route.request.url).path], headers=HTML),
+    )
+    page = context.new_page()
+    for path in pages:
+        page.goto(f"http://check.test{path}")
+        check.check_screens(context)
+    found = "\n".join(check.finish_test())
+    context.close()
+    for path in pages:
+        assert f"{path} (desktop, light): heading-order [moderate]" in found, found
+    assert "/event/1 (desktop, dark): color-contrast [serious]" in found, found
+    assert "/event/2 (desktop, dark)" not in found, found
+    assert "/event/3 (desktop, dark): color-contrast [serious]" in found, found

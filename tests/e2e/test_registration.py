@@ -16,6 +16,7 @@ from cycling_site.models import OutboxMessage
 from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event, Registration, RiderFile
 from tests import file_samples
+from tests.e2e.conftest import Site
 from tests.e2e.helpers import at, new_account, returning_rider, wait_signed_in
 from tests.e2e.test_events import register_for
 
@@ -336,6 +337,32 @@ def test_the_last_slot_taken_meanwhile_is_reported_and_nothing_is_stored(page: P
         stored.capacity = capacity
         db.add(stored)
         db.commit()
+
+
+def test_the_page_has_its_h1_while_the_event_loads_and_when_it_is_missing(
+    page: Page, db: Session, site: Site
+):
+    """Each state of the page has its h1 from the first render: the accessibility check once met the
+    page still loading, with no h1 yet."""
+    event = event_of(db, "Corniche Crit")
+    new_account(db, "headings.rider@example.com")
+    returning_rider(page, "headings.rider@example.com")
+    wait_signed_in(page)
+    h1 = page.get_by_role("heading", level=1)
+    site.relay.stall_live()
+    try:
+        page.goto(f"/event/{event.id}")
+        expect(page.locator("#registration-loading")).to_be_visible()
+        expect(h1).to_have_text(msg.PAGE_HEADING)
+    finally:
+        site.relay.resume_live()
+    expect(h1).to_have_text(event.name)
+    page.goto("/event/999999")
+    expect(page.locator("#registration-error")).to_have_text(events_msg.EVENT_NOT_FOUND)
+    expect(h1).to_have_text(msg.PAGE_HEADING)
+    page.goto("/event/999999/thank-you")
+    expect(page.locator("#thank-you-error")).to_have_text(events_msg.EVENT_NOT_FOUND)
+    expect(h1).to_have_text(msg.PAGE_HEADING)
 
 
 def test_a_visitor_is_sent_to_log_in_first(page: Page, db: Session):

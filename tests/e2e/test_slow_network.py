@@ -25,7 +25,7 @@ from tests.e2e.helpers import (
 )
 from tests.e2e.slow_network import Relay
 from tests.e2e.test_finance import verification
-from tests.e2e.test_registration import accept_disclaimer, newest_code, open_wizard
+from tests.e2e.test_registration import accept_disclaimer, event_of, newest_code, open_wizard
 from tests.e2e.test_wallet import _latest_code, _wallet_rider
 from tests.e2e.test_weigh_ins import rider_registered_for
 from tests.unit.wallet_support import withdraw
@@ -158,28 +158,33 @@ def test_pre_verification_and_team_create(page: Page, db: Session, slow_network:
     )
 
 
-def _wizard_step(page: Page, db: Session, email: str, event_name: str, relay: Relay) -> None:
-    """Opens the wizard of an event with one step beside the personal details, and types in the details."""
-    open_wizard(page, db, email, event_name, gender=1, dob=date(1990, 3, 2))
+def _next_wizard(page: Page, db: Session, event_name: str) -> None:
+    """The rider's wizard of another event, past its disclaimer and the personal details as they are."""
+    page.goto(f"/event/{event_of(db, event_name).id}")
+    expect(page.locator("#wizard-form")).to_be_visible()
     accept_disclaimer(page)
     expect(page.locator("#first_name")).to_be_editable()
-    typed_at_every_speed(page, relay, {"#first_name": "Layla", "#last_name": "Haddad-Smith"})
     page.locator("#wizard-next").click()
 
 
-def test_wizard_steps(page: Page, db: Session, slow_network: Relay):
-    _wizard_step(page, db, "slow.device@example.com", "Meydan Night Race", slow_network)
+def test_wizard_steps_and_the_phone_code_goes_to_the_number_as_typed(
+    page: Page, db: Session, slow_network: Relay
+):
+    """One rider in the wizards of three events, each with one step beside the personal details: the
+    device's, the team's and the phone's, whose code goes to the number as typed."""
+    open_wizard(page, db, "slow.wizard@example.com", "Meydan Night Race", gender=1, dob=date(1990, 3, 2))
+    accept_disclaimer(page)
+    expect(page.locator("#first_name")).to_be_editable()
+    typed_at_every_speed(page, slow_network, {"#first_name": "Layla", "#last_name": "Haddad-Smith"})
+    page.locator("#wizard-next").click()
     expect(page.locator("#device_model")).to_be_editable()
     typed_at_every_speed(
         page, slow_network, {"#device_model": "iPhone 15 Pro", "#device_serial": "F2LZK0Q1N72X"}
     )
-    _wizard_step(page, db, "slow.team@example.com", "Al Qudra Team Relay", slow_network)
+    _next_wizard(page, db, "Al Qudra Team Relay")
     page.locator("#team-type-y").click()
     typed_at_every_speed(page, slow_network, {"#team_name": "Desert Falcons"})
-
-
-def test_wizard_phone_code_goes_to_the_number_as_typed(page: Page, db: Session, slow_network: Relay):
-    _wizard_step(page, db, "slow.phone@example.com", "Jebel Hafeet Hill Climb", slow_network)
+    _next_wizard(page, db, "Jebel Hafeet Hill Climb")
     expect(page.locator("#phone")).to_be_editable()
     typed_at_every_speed(page, slow_network, {"#phone": "501234567"})
     page.locator("#send-code").click()
