@@ -10,3 +10,6 @@ SITE_INFO_FAILED = "Failed to fetch site info"
 NOT_LOADED = "This page could not be loaded. Please try again."
 NOT_FOUND = "This page could not be found."
 NO_ARTICLES = "There are no articles for this category"
+# The page's level-one heading (read by screen readers only) while its content loads, or when it failed.
+LOADING_HEADING = "Loading the page"
+FAILED_HEADING = "This page could not be loaded"
