@@ -133,7 +133,7 @@ def event_page(session, event_id: str) -> FirstScreen | None:
     facts = [("DISTANCE", distance), ("ELEVATION", elevation), ("MAX GRADE", f"{event.max_grade:g} %")]
     facts.append(("RIDERS", _riders(event)))
     body = _card(
-        _image(event.image),
+        _image(event.image, css="fs-event-image"),
         f'<h1>{_text(event.name)}</h1><p class="fs-muted">{_text(when)}</p>',
         _prize(event),
         "<dl>" + "".join(f"<dt>{label}</dt><dd>{_text(value)}</dd>" for label, value in facts) + "</dl>",
@@ -165,8 +165,8 @@ def team_list(session) -> FirstScreen:
 def track_list(session) -> FirstScreen:
     cards = []
     for track in tracks.list_tracks(session):
-        text = f"<h2>{_text(track.title)}</h2><p>{_text(track.description)}</p>"
-        cards.append(_card(_image(track.image, track.title), text))
+        text = f"<div><h2>{_text(track.title)}</h2><p>{_text(track.description)}</p></div>"
+        cards.append(f'<section class="fs-card fs-track">{_image(track.image, track.title)}{text}</section>')
     return FirstScreen(f'<div class="fs-grid">{"".join(cards)}</div>')
 
 
@@ -175,7 +175,9 @@ async def content_page(slug: str) -> FirstScreen | None:
         found = await content.page(slug)
     except content.ContentError:
         return None
-    body = _image(found.banner, "", "fs-banner") + _card(f"<h1>{_text(found.title)}</h1>", found.html)
+    body = _image(found.banner, "", "fs-banner") + _card(
+        f"<h1>{_text(found.title)}</h1>", f'<div class="fs-prose">{found.html}</div>'
+    )
     if found.article_categories:
         body += "".join(
             _card(

@@ -5,12 +5,11 @@ import reflex as rx
 from cycling_site.messages import tracks as msg
 from cycling_site.state.tracks import TracksState
 from cycling_site.ui.feedback import loading_line
-from cycling_site.ui.first_screen import first_screen
+from cycling_site.ui.first_screen import TRACK_IMAGE_RATIO, first_screen
 from cycling_site.ui.layout import card, heading, page
 from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SHADOW, SIZE, SPACE
 
 GRID_COLUMNS = rx.breakpoints(initial="1", sm="2", lg="3")
-IMAGE_RATIO = "1140 / 625"  # the spec's track image size
 
 
 def _track(track: dict) -> rx.Component:
@@ -20,7 +19,7 @@ def _track(track: dict) -> rx.Component:
             alt=track["title"],
             loading="lazy",
             width="100%",
-            aspect_ratio=IMAGE_RATIO,
+            aspect_ratio=TRACK_IMAGE_RATIO,
             object_fit="cover",
             display="block",
             background=COLOR["ink"],
@@ -41,7 +40,7 @@ def _track(track: dict) -> rx.Component:
 
 def _placeholder() -> rx.Component:
     return rx.box(
-        rx.skeleton(rx.box(width="100%", aspect_ratio=IMAGE_RATIO), loading=True),
+        rx.skeleton(rx.box(width="100%", aspect_ratio=TRACK_IMAGE_RATIO), loading=True),
         rx.vstack(
             rx.skeleton(rx.box(height="22px", width="60%"), loading=True),
             rx.skeleton(rx.box(height="64px", width="100%"), loading=True),

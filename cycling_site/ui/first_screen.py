@@ -15,6 +15,8 @@ def _rule(selector: str, **declarations: str) -> str:
     return f"{selector}{{{body}}}"
 
 
+# As the routes page shows a track's picture (the spec's track image size).
+TRACK_IMAGE_RATIO = "1140 / 625"
 _HEADING = {name: value for name, value in DISPLAY_HEADING.items() if name != "font_family"}
 # The look of the served first screen, close to the page it stands for: cards, headings, muted lines.
 STYLE = "".join(
@@ -62,6 +64,23 @@ STYLE = "".join(
             margin_bottom=SPACE["3"],
         ),
         _rule(f".{CLASS} .fs-banner", max_width="100%", aspect_ratio="auto"),
+        # The pictures and texts a page's largest paint can be at the live page's size, so the live page
+        # draws nothing larger over them: a larger paint once the page is live is the page's largest paint,
+        # as late as the live data.
+        _rule(f".{CLASS} .fs-event-image", max_width="100%", height="200px", aspect_ratio="auto"),
+        f"@media (min-width: 48em){{{_rule(f'.{CLASS} .fs-event-image', width='360px', height='270px')}}}",
+        _rule(f".{CLASS} .fs-track", padding="0", overflow="hidden"),
+        _rule(
+            f".{CLASS} .fs-track img",
+            max_width="100%",
+            aspect_ratio=TRACK_IMAGE_RATIO,
+            border_radius="0",
+            margin_bottom="0",
+        ),
+        _rule(f".{CLASS} .fs-track > div", padding=SPACE["5"]),
+        _rule(f".{CLASS} .fs-track p", color=COLOR["muted"], font_size=SIZE["sm"], line_height="1.6"),
+        _rule(f".{CLASS} .fs-prose", font_size=SIZE["md"], line_height="1.7"),
+        _rule(f".{CLASS} .fs-prose p", margin=f"0 0 {SPACE['4']}"),
         _rule(f".{CLASS} summary", font_weight="600", cursor="pointer", padding=f"{SPACE['2']} 0"),
     ]
 )

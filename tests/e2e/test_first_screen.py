@@ -178,3 +178,39 @@ def test_a_signed_in_riders_pages_paint_the_frame_and_their_badge_before_the_liv
     _hydrated(page)
     expect(page.locator("header #rider-first-screen")).to_have_text(initial)
     expect(page.locator("footer")).to_be_visible()
+
+
+# Each largest-paint candidate's time, and when the live page took the first screen's place.
+PAINTS = """
+window.__paints = [];
+let served = false;
+new PerformanceObserver((list) => window.__paints.push(...list.getEntries().map((entry) => entry.startTime)))
+  .observe({type: "largest-contentful-paint", buffered: true});
+new MutationObserver((changes, observer) => {
+  served = served || document.getElementById("first-screen") !== null;
+  if (served && !document.getElementById("first-screen")) {
+    window.__live = performance.now();
+    observer.disconnect();
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+# Once the live page's pictures are in and two frames are drawn, every paint of it has been reported.
+LIVE_PAINTS_REPORTED = """() => new Promise((done) => {
+  const images = [...document.querySelectorAll("main img")];
+  Promise.all(images.map((image) => image.decode().catch(() => null))).then(() =>
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => done({
+      paints: window.__paints, live: window.__live,
+    })))));
+})"""
+
+
+@pytest.mark.parametrize("path", ["/event/detail/1", "/routes", "/support", "/", "/faqs", "/teams"])
+def test_on_a_phone_the_live_page_draws_nothing_larger_than_the_first_screen(phone_page: Page, path: str):
+    """The largest paint is the first screen's: one the live page drew larger would come as late as the live
+    data."""
+    phone_page.add_init_script(PAINTS)
+    phone_page.goto(path)
+    expect(phone_page.locator("#first-screen")).to_have_count(0)
+    reported = phone_page.evaluate(LIVE_PAINTS_REPORTED)
+    assert reported["paints"] and reported["live"]
+    assert max(reported["paints"]) < reported["live"], reported

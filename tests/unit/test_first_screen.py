@@ -7,10 +7,13 @@ import pytest
 
 from cycling_site.api import first_screen
 from cycling_site.bundling import EVENT_TEMPLATE_PATH, PRERENDER_ALL, prerender_event_page
+from cycling_site.clients import content
 from cycling_site.models.common import utcnow
 from cycling_site.models.events import Event, Track
 from cycling_site.services import teams
 from cycling_site.settings import settings
+from cycling_site.ui.content import PROSE_STYLE
+from cycling_site.ui.first_screen import STYLE, TRACK_IMAGE_RATIO
 
 BUILT = (
     '<html><head><title>Event · Site</title><meta content="A race." name="description"/>'
@@ -131,3 +134,32 @@ def test_a_page_with_its_first_screen_leaves_its_scripts_to_its_imports_so_the_s
     faqs = first_screen.FirstScreen("<p>FAQ</p>")
     assert "modulepreload" not in first_screen.with_first_screen(BUILT, faqs)
     assert "modulepreload" in first_screen.with_first_screen(BUILT, None, '<span class="fs-avatar">L</span>')
+
+
+def test_the_pictures_and_text_of_the_largest_paint_are_marked_for_the_live_pages_sizes(session):
+    event = _event(session, image="/events/hill.svg")
+    assert (
+        'src="/events/hill.svg" alt="" class="fs-event-image"'
+        in first_screen.event_page(session, str(event.id)).html
+    )
+    session.add(Track(title="Hatta", description="Dam loop", image="/tracks/hatta.svg"))
+    session.commit()
+    shown = first_screen.track_list(session).html
+    assert '<section class="fs-card fs-track"><img src="/tracks/hatta.svg" alt="Hatta"' in shown
+
+
+def test_the_first_screen_draws_them_at_the_live_pages_sizes():
+    # As pages/event_detail.py, pages/tracks.py and ui/content.py draw them on a phone.
+    assert ".first-screen .fs-event-image{max-width:100%;height:200px;aspect-ratio:auto}" in STYLE
+    assert f".first-screen .fs-track img{{max-width:100%;aspect-ratio:{TRACK_IMAGE_RATIO};" in STYLE
+    assert f".first-screen .fs-prose{{font-size:16px;line-height:{PROSE_STYLE['line_height']}}}" in STYLE
+
+
+@pytest.mark.anyio
+async def test_a_content_pages_text_is_set_as_the_live_pages_prose(monkeypatch):
+    async def page(slug: str) -> content.Page:
+        return content.Page(slug=slug, title="Support", banner="", html="<p>Ride.</p>")
+
+    monkeypatch.setattr(content, "page", page)
+    screen = await first_screen.content_page("support")
+    assert '<div class="fs-prose"><p>Ride.</p></div>' in screen.html
