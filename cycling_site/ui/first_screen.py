@@ -81,6 +81,8 @@ STYLE = "".join(
         _rule(f".{CLASS} .fs-track p", color=COLOR["muted"], font_size=SIZE["sm"], line_height="1.6"),
         _rule(f".{CLASS} .fs-prose", font_size=SIZE["md"], line_height="1.7"),
         _rule(f".{CLASS} .fs-prose p", margin=f"0 0 {SPACE['4']}"),
+        # A link's underline is part of its paragraph's painted size.
+        _rule(f".{CLASS} .fs-prose a", text_decoration="underline", text_underline_offset="3px"),
         _rule(f".{CLASS} summary", font_weight="600", cursor="pointer", padding=f"{SPACE['2']} 0"),
     ]
 )

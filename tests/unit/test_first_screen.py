@@ -153,6 +153,10 @@ def test_the_first_screen_draws_them_at_the_live_pages_sizes():
     assert ".first-screen .fs-event-image{max-width:100%;height:200px;aspect-ratio:auto}" in STYLE
     assert f".first-screen .fs-track img{{max-width:100%;aspect-ratio:{TRACK_IMAGE_RATIO};" in STYLE
     assert f".first-screen .fs-prose{{font-size:16px;line-height:{PROSE_STYLE['line_height']}}}" in STYLE
+    underline = PROSE_STYLE["& a"]["text_underline_offset"]
+    assert (
+        f".first-screen .fs-prose a{{text-decoration:underline;text-underline-offset:{underline}}}" in STYLE
+    )
 
 
 @pytest.mark.anyio
