@@ -78,7 +78,9 @@ STYLE = "".join(
             margin_bottom="0",
         ),
         _rule(f".{CLASS} .fs-track > div", padding=SPACE["5"]),
-        _rule(f".{CLASS} .fs-track p", color=COLOR["muted"], font_size=SIZE["sm"], line_height="1.6"),
+        _rule(
+            f".{CLASS} .fs-track p", margin="0", color=COLOR["muted"], font_size=SIZE["sm"], line_height="1.6"
+        ),
         _rule(f".{CLASS} .fs-prose", font_size=SIZE["md"], line_height="1.7"),
         _rule(f".{CLASS} .fs-prose p", margin=f"0 0 {SPACE['4']}"),
         # A link's underline is part of its paragraph's painted size.
