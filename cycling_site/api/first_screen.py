@@ -49,6 +49,10 @@ EVENTS_PER_PAGE = 10
 CONTENT_PAGES = ("support", "terms", "privacy", "about", "team_uae", "sunday_race_club", "al_ula")
 GENDER_LABELS = {0: "Men", 1: "Women", 2: "Open"}
 T = TypeVar("T")
+# The pictures' sizes (the spec's), which hold their place until they are in: a content page's banner drawn
+# at an event picture's size moved the page below it up once it came.
+IMAGE_SIZE = (1140, 625)
+BANNER_SIZE = (1800, 600)
 
 _EMPTY_SLOT = re.compile(rf'(<div\b[^>]*\bid="{SLOT_ID}"[^>]*>)(</div>)')
 _EMPTY_RIDER_SLOT = re.compile(rf'(<div\b[^>]*\bid="{RIDER_SLOT_ID}"[^>]*>)(</div>)')
@@ -78,11 +82,13 @@ def _card(*parts: str, tag: str = "section") -> str:
     return f'<{tag} class="fs-card">{"".join(parts)}</{tag}>'
 
 
-def _image(src: str, alt: str = "", css: str = "") -> str:
+def _image(src: str, alt: str = "", css: str = "", size: tuple[int, int] = IMAGE_SIZE) -> str:
     if not src:
         return ""
     extra = f' class="{css}"' if css else ""
-    return f'<img src="{_text(src)}" alt="{_text(alt)}"{extra} width="1140" height="625" loading="eager">'
+    width, height = size
+    sized = f'width="{width}" height="{height}"'
+    return f'<img src="{_text(src)}" alt="{_text(alt)}"{extra} {sized} loading="eager">'
 
 
 def _prize(event: Event) -> str:
@@ -175,7 +181,7 @@ async def content_page(slug: str) -> FirstScreen | None:
         found = await content.page(slug)
     except content.ContentError:
         return None
-    body = _image(found.banner, "", "fs-banner") + _card(
+    body = _image(found.banner, "", "fs-banner", BANNER_SIZE) + _card(
         f"<h1>{_text(found.title)}</h1>", f'<div class="fs-prose">{found.html}</div>'
     )
     if found.article_categories:

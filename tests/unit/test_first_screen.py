@@ -162,8 +162,10 @@ def test_the_first_screen_draws_them_at_the_live_pages_sizes():
 @pytest.mark.anyio
 async def test_a_content_pages_text_is_set_as_the_live_pages_prose(monkeypatch):
     async def page(slug: str) -> content.Page:
-        return content.Page(slug=slug, title="Support", banner="", html="<p>Ride.</p>")
+        return content.Page(slug=slug, title="Support", banner="/content/b.svg", html="<p>Ride.</p>")
 
     monkeypatch.setattr(content, "page", page)
     screen = await first_screen.content_page("support")
     assert '<div class="fs-prose"><p>Ride.</p></div>' in screen.html
+    # The banner holds its own place (1800 x 600) until it is in: the page below it does not move.
+    assert '<img src="/content/b.svg" alt="" class="fs-banner" width="1800" height="600"' in screen.html
