@@ -163,6 +163,9 @@ SITE_RULES = {
         "background": COLOR["ink"],
         "color": COLOR["on_ink"],
         "font-size": SIZE["sm"],
+        # It stands out from the dark footer it may float over.
+        "border": f"1px solid {COLOR['accent_bright']}",
+        "box-shadow": "0 10px 30px rgba(11, 18, 32, 0.45)",
     },
     ".action-watch-retry": {
         "flex": "none",
