@@ -30,8 +30,9 @@ expect.set_options(timeout=15_000)
 
 # Flows that cross the site's workers when its state is in Redis: session cookies written by HTTP answers
 # and read by the socket, uploads sent over HTTP to a state on another worker, background events, state
-# kept between page loads (the payment return). ./scripts/test runs them again in that mode: the modules
-# below whole, and elsewhere the tests marked @pytest.mark.multi_worker (the rest never leave one worker).
+# kept between page loads (the payment return). ./scripts/test runs them in that mode, the harder case of the
+# same code, and every other test in memory: the modules below whole, and elsewhere the tests marked
+# @pytest.mark.multi_worker (the rest never leave one worker).
 MULTI_WORKER_MODULES = frozenset(
     {
         "test_forged_identity",
