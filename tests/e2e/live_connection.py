@@ -24,6 +24,9 @@ def handler_name(state_full_name: str, handler: str) -> str:
     return f"{state_full_name}.{handler}"
 
 
+HYDRATED = '"is_hydrated_rx_state_": true'
+
+
 @dataclass
 class LiveConnection:
     """One connection of one tab (its own client token), opened on `path` with `cookies`."""
@@ -63,7 +66,8 @@ class LiveConnection:
 
     def open(self) -> None:
         """Connects, hydrates with the given client storage (as a page load does) and runs the page's
-        on-load handlers, then waits for their updates."""
+        on-load handlers, then waits for their updates: until the page says it is hydrated, which comes
+        after every load's updates (a quiet moment alone is no proof under load), then until quiet."""
         hydrate = {
             "name": handler_name(ROOT_STATE, "hydrate_and_load"),
             "payload": {"vars": self.client_storage},
@@ -82,6 +86,7 @@ class LiveConnection:
             socketio_path=NAMESPACE,
             wait_timeout=10,
         )
+        self.wait_for(HYDRATED)
         self._wait_until_quiet()
 
     def send(self, name: str, payload: dict, wait: bool = True) -> None:
