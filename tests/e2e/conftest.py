@@ -26,7 +26,8 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1280, "height": 900}
 
-expect.set_options(timeout=15_000)
+EXPECT_MS = 15_000
+expect.set_options(timeout=EXPECT_MS)
 
 # Flows that cross the site's workers when its state is in Redis: session cookies written by HTTP answers
 # and read by the socket, uploads sent over HTTP to a state on another worker, background events, state

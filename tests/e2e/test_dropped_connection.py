@@ -6,8 +6,10 @@ Two ways to lose an action: the site's answer is lost (the site acted, the brows
 action is lost on its way (the connection drops as the rider clicks; the site may or may not have heard).
 """
 
+from collections.abc import Iterator
 from datetime import date
 
+import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import Session, select
 
@@ -17,12 +19,25 @@ from cycling_site.messages import site as site_msg
 from cycling_site.messages import wallet as wallet_msg
 from cycling_site.models import ContactMessage, Currency, Registration, Withdrawal
 from cycling_site.models.wallet import WalletStatus
+from tests.e2e.conftest import EXPECT_MS
 from tests.e2e.helpers import DEMO_PASSWORD, RIDER, fill_login, returning_rider, submit, wait_signed_in
 from tests.e2e.slow_network import Relay
 from tests.e2e.test_registration import accept_disclaimer, expect_thank_you, open_wizard
 from tests.e2e.test_shop import balance as shop_balance
 from tests.e2e.test_shop import open_shop, shopper
 from tests.e2e.test_wallet import _latest_code, _wallet_rider
+
+# A dropped connection comes back with Reflex's backoff, then the page is hydrated and its actions sent again:
+# on a loaded machine under the slow network that can take longer than the suite's usual wait.
+RECONNECTED_MS = 30_000
+
+
+@pytest.fixture(autouse=True)
+def reconnect_time() -> Iterator[None]:
+    expect.set_options(timeout=RECONNECTED_MS)
+    yield
+    expect.set_options(timeout=EXPECT_MS)
+
 
 CONTACT = {"name": "Mariam Saeed", "phone": "050 765 4321", "message": "My trainer drops out mid-race."}
 
