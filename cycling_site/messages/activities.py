@@ -3,6 +3,8 @@
 DETAIL_FAILED = "Unable to fetch activity detail."
 # The page's heading for screen readers when the activity could not be shown.
 DETAIL_HEADING = "Activity detail"
+# The dashboard's h1 (read by screen readers only) while the rider's profile loads, or when it failed.
+DASHBOARD_HEADING = "Your dashboard"
 DOWNLOAD_FAILED = "Error download file. Please try again"
 LIST_FAILED = "Unable to fetch activities. Please try again."
 PROFILE_FAILED = "Unable to fetch your rider profile. Please try again."

@@ -10,7 +10,7 @@ from cycling_site.routes import path_of
 from cycling_site.state.dashboard import CURVE_SERIES, PERIODS, DashboardState
 from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.forms import INPUT_STYLE, file_drop, form_alert, rejection_codes
-from cycling_site.ui.layout import card, page, scroll_region
+from cycling_site.ui.layout import card, page, scroll_region, titled
 from cycling_site.ui.links import link_button
 from cycling_site.ui.shop import shop_panel
 from cycling_site.ui.theme import CHART_COLOR, COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE, VISUALLY_HIDDEN
@@ -634,15 +634,21 @@ def dashboard_page() -> rx.Component:
         hash_watch(on_change=DashboardState.hash_changed),
         rx.cond(
             DashboardState.profile_error != "",
-            card(
-                form_alert(DashboardState.profile_error, id="profile-error"),
-                rx.button(
-                    "Try again", on_click=DashboardState.load, variant="outline", margin_top=SPACE["3"]
+            titled(
+                msg.DASHBOARD_HEADING,
+                card(
+                    form_alert(DashboardState.profile_error, id="profile-error"),
+                    rx.button(
+                        "Try again", on_click=DashboardState.load, variant="outline", margin_top=SPACE["3"]
+                    ),
                 ),
             ),
             rx.cond(
                 DashboardState.profile_loading,
-                card(loading_line("Loading your dashboard...", "dashboard-loading")),
+                titled(
+                    msg.DASHBOARD_HEADING,
+                    card(loading_line("Loading your dashboard...", "dashboard-loading")),
+                ),
                 rx.vstack(
                     profile_header(),
                     verification_alert(),

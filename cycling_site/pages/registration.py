@@ -21,8 +21,8 @@ from cycling_site.ui.forms import (
     terms_agreement,
     text_input,
 )
-from cycling_site.ui.layout import card, page
-from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE, VISUALLY_HIDDEN
+from cycling_site.ui.layout import card, page, titled
+from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, RADIUS, SIZE, SPACE
 
 State = RegistrationState
 DOCUMENT_ACCEPT = {"image/jpeg": [".jpg", ".jpeg"], "image/png": [".png"], "application/pdf": [".pdf"]}
@@ -622,21 +622,15 @@ def _event_header(event: rx.Var) -> rx.Component:
     )
 
 
-def _titled(*children: rx.Component) -> rx.Component:
-    """A state shown before or instead of the event still has the page's h1 from the first render: the
-    event's name, or the thank-you, is the h1 once the event is loaded."""
-    return rx.fragment(rx.heading(msg.PAGE_HEADING, as_="h1", style=VISUALLY_HIDDEN), *children)
-
-
 def registration_page() -> rx.Component:
     event = State.event
     return page(
         rx.cond(
             State.loading,
-            _titled(loading_line("Loading the registration form…", "registration-loading")),
+            titled(msg.PAGE_HEADING, loading_line("Loading the registration form…", "registration-loading")),
             rx.cond(
                 State.error != "",
-                _titled(form_alert(State.error, id="registration-error")),
+                titled(msg.PAGE_HEADING, form_alert(State.error, id="registration-error")),
                 rx.box(
                     _breadcrumb(
                         ("Events", path_of("event_list")),
@@ -669,10 +663,10 @@ def thank_you_page() -> rx.Component:
     return page(
         rx.cond(
             ThankYouState.loading,
-            _titled(loading_line("Loading…")),
+            titled(msg.PAGE_HEADING, loading_line("Loading…")),
             rx.cond(
                 ThankYouState.error != "",
-                _titled(form_alert(ThankYouState.error, id="thank-you-error")),
+                titled(msg.PAGE_HEADING, form_alert(ThankYouState.error, id="thank-you-error")),
                 status_panel(
                     "success",
                     msg.THANK_YOU,

@@ -6,8 +6,8 @@ import reflex as rx
 from cycling_site.messages import content as msg
 from cycling_site.state.content import ContentState
 from cycling_site.ui.first_screen import first_screen
-from cycling_site.ui.layout import card
-from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, FONT, RADIUS, SIZE, SPACE, VISUALLY_HIDDEN
+from cycling_site.ui.layout import card, titled
+from cycling_site.ui.theme import COLOR, DISPLAY_HEADING, FONT, RADIUS, SIZE, SPACE
 
 BANNER_RATIO = 1800 / 600
 
@@ -169,20 +169,14 @@ def error_panel(message: rx.Var, **props) -> rx.Component:
     )
 
 
-def _titled(heading: str, child: rx.Component) -> rx.Component:
-    """Before or instead of its content the page still has its h1; the content's title is the h1 after. In
-    the first screen's placeholder, it goes with the placeholder when the served HTML has the content."""
-    return rx.fragment(rx.heading(heading, as_="h1", style=VISUALLY_HIDDEN), child)
-
-
 def loaded(body: rx.Component, with_banner: bool = True) -> rx.Component:
     """The page's content once the content service has answered; its outline or its error until then."""
     return rx.cond(
         ContentState.loading,
-        first_screen(_titled(msg.LOADING_HEADING, skeleton(with_banner))),
+        first_screen(titled(msg.LOADING_HEADING, skeleton(with_banner))),
         rx.cond(
             ContentState.error != "",
-            _titled(msg.FAILED_HEADING, error_panel(ContentState.error, id="content-error")),
+            titled(msg.FAILED_HEADING, error_panel(ContentState.error, id="content-error")),
             body,
         ),
     )

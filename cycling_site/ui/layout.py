@@ -9,7 +9,16 @@ from cycling_site.messages import site as site_msg
 from cycling_site.state.session import CHECK_INTERVAL_MS, SessionState
 from cycling_site.ui.footer import footer
 from cycling_site.ui.header import header
-from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, DISPLAY_HEADING, RADIUS, SHADOW, SIZE, SPACE
+from cycling_site.ui.theme import (
+    COLOR,
+    CONTENT_WIDTH,
+    DISPLAY_HEADING,
+    RADIUS,
+    SHADOW,
+    SIZE,
+    SPACE,
+    VISUALLY_HIDDEN,
+)
 
 SKIP_LINK_STYLE = {
     "position": "absolute",
@@ -73,6 +82,12 @@ def heading(
         margin_bottom=SPACE["5"],
         **props,
     )
+
+
+def titled(heading_text: str, *children: rx.Component) -> rx.Component:
+    """A state shown before or instead of a page's content (loading, an error) still has the page's h1 from
+    the first render, for screen readers; the content's own title is the h1 after."""
+    return rx.fragment(rx.heading(heading_text, as_="h1", style=VISUALLY_HIDDEN), *children)
 
 
 def card(*children: rx.Component, **props) -> rx.Component:
