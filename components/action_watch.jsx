@@ -88,17 +88,9 @@ const oldestWait = (now) => {
   return oldest;
 };
 
-
-
 // The thin bar at the top while an action waits longer than busyMs; after slowMs without an answer, or
 // without a live connection, a notice says so and offers to try again.
-export function ActionWatch({
-  busyMs,
-  slowMs,
-  connectingText,
-  waitingText,
-  tryAgainText,
-}) {
+export function ActionWatch({ busyMs, slowMs, connectingText, waitingText, tryAgainText }) {
   const [, setTick] = useState(0);
   useEffect(() => {
     const update = () => setTick((tick) => tick + 1);
@@ -116,9 +108,7 @@ export function ActionWatch({
   const connected = liveSocket?.connected ?? false;
   const waited = connected ? oldestWait(now) : 0;
   const offline = connected ? 0 : now - (offlineSince ?? now);
-  let notice = null;
-  if (offline >= slowMs) notice = [connectingText, tryAgainText, tryAgain];
-  else if (waited >= slowMs) notice = [waitingText, tryAgainText, tryAgain];
+  const notice = offline >= slowMs ? connectingText : waited >= slowMs ? waitingText : null;
   return (
     <>
       {waited >= busyMs || (offline > 0 && pending.size > 0) ? (
@@ -127,9 +117,9 @@ export function ActionWatch({
       <div className="action-watch-notice" role="status" hidden={notice === null}>
         {notice === null ? null : (
           <>
-            <span>{notice[0]}</span>
-            <button type="button" className="action-watch-retry" onClick={notice[2]}>
-              {notice[1]}
+            <span>{notice}</span>
+            <button type="button" className="action-watch-retry" onClick={tryAgain}>
+              {tryAgainText}
             </button>
           </>
         )}

@@ -125,8 +125,8 @@ def install(app: rx.App) -> None:
     load_events = app.get_load_events
 
     async def send_receipt(action: _Action) -> None:
-        """To the page's connection as it is now: the page may have reconnected while the event ran. Without
-        one, the action's answer goes again once the tab is back."""
+        """To the page's connection as it is now: the page may have reconnected while the event ran. Page
+        actions the tab missed go first; without a connection, all of it goes once the tab is back."""
         sid = namespace.token_to_sid.get(action.token)
         if sid is not None:
             if action.missed:
@@ -139,8 +139,8 @@ def install(app: rx.App) -> None:
             _undelivered.popitem(last=False)
 
     async def answer_again(action: _Action) -> None:
-        if action.page_events:
-            await emit_update(StateUpdate(events=list(action.page_events)), action.token)
+        """Its first answer was lost: the page actions it held go again, with the receipt."""
+        action.missed = bool(action.page_events)
         await send_receipt(action)
 
     def finished(txid: str, action: _Action) -> None:

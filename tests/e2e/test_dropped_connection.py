@@ -18,6 +18,7 @@ from cycling_site.messages import shop as shop_msg
 from cycling_site.messages import site as site_msg
 from cycling_site.messages import wallet as wallet_msg
 from cycling_site.models import ContactMessage, Currency, Registration, Withdrawal
+from cycling_site.models.events import Event
 from cycling_site.models.wallet import WalletStatus
 from tests.e2e.conftest import EXPECT_MS
 from tests.e2e.helpers import DEMO_PASSWORD, RIDER, fill_login, returning_rider, submit, wait_signed_in
@@ -114,13 +115,19 @@ def test_a_sign_in_lost_on_its_way_signs_the_rider_in(page: Page, slow_network: 
     wait_signed_in(page)
 
 
+def _wizard_at_its_last_step(page: Page, db: Session, email: str) -> Event:
+    """A new rider in the registration wizard of an event whose last step is the personal details."""
+    event = open_wizard(page, db, email, "Hatta Hills Time Trial", gender=0, dob=date(1990, 6, 1))
+    accept_disclaimer(page)
+    expect(page.locator(".wizard-step[aria-current=step]")).to_contain_text("PERSONAL DETAILS")
+    return event
+
+
 def test_a_registration_whose_answer_is_lost_is_made_once_and_thanked(
     page: Page, db: Session, slow_network: Relay
 ):
     email = "registration.answer.lost@example.com"
-    event = open_wizard(page, db, email, "Hatta Hills Time Trial", gender=0, dob=date(1990, 6, 1))
-    accept_disclaimer(page)
-    expect(page.locator(".wizard-step[aria-current=step]")).to_contain_text("PERSONAL DETAILS")
+    event = _wizard_at_its_last_step(page, db, email)
     dropped = slow_network.drop_when_site_sends(b"thank-you")
     page.locator("#wizard-next").click()
     assert dropped.wait(20), "the site never answered the registration"
@@ -132,9 +139,7 @@ def test_a_registration_lost_on_its_way_is_made_once_and_thanked(
     page: Page, db: Session, slow_network: Relay
 ):
     email = "registration.request.lost@example.com"
-    event = open_wizard(page, db, email, "Hatta Hills Time Trial", gender=0, dob=date(1990, 6, 1))
-    accept_disclaimer(page)
-    expect(page.locator(".wizard-step[aria-current=step]")).to_contain_text("PERSONAL DETAILS")
+    event = _wizard_at_its_last_step(page, db, email)
     page.locator("#wizard-next").click()
     slow_network.drop()
     expect_thank_you(page, event)
