@@ -115,6 +115,7 @@ class Settings:
     session_short_hours: int
     login_limit_per_email: str
     login_limit_per_address: str
+    contact_limit_per_address: str
     content_site_url: str
     support_email: str
     smtp_url: str
@@ -220,6 +221,7 @@ def load_settings() -> Settings:
         session_short_hours=_env_int("SESSION_SHORT_HOURS", 12),
         login_limit_per_email=_env("LOGIN_LIMIT_PER_EMAIL", "5/minute"),
         login_limit_per_address=_env("LOGIN_LIMIT_PER_ADDRESS", "30/minute"),
+        contact_limit_per_address=_env("CONTACT_LIMIT_PER_ADDRESS", "5/hour"),
         content_site_url=_env("CONTENT_SITE_URL", ""),
         support_email=_env("SUPPORT_EMAIL", "support@example.com"),
         smtp_url=_env("SMTP_URL", ""),

@@ -25,7 +25,6 @@ PHONE_MAX = 30
 MESSAGE_MIN = 10
 MESSAGE_MAX = 5000
 PHONE_REGION = "AE"
-CONTACT_LIMIT = "5/hour"
 SUBSCRIBE_LIMIT = "10/hour"
 GMT4 = timezone(timedelta(hours=4), "GMT+4")
 
@@ -109,7 +108,9 @@ def _support_body(row: ContactMessage) -> str:
 def send_message(session: Session, form: ContactForm, address: str = "") -> ContactMessage:
     """Stores the message and queues it to support in one transaction; bad input stores nothing."""
     row = _checked(form)
-    if rate_limit.first_used_up([rate_limit.Cap(CONTACT_LIMIT, ("contact", address or "-"))]):
+    if rate_limit.first_used_up(
+        [rate_limit.Cap(settings.contact_limit_per_address, ("contact", address or "-"))]
+    ):
         raise TooManyAttempts({"form": msg.TOO_MANY_MESSAGES})
     row.created_at = utcnow()
     session.add(row)

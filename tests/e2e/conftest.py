@@ -76,6 +76,8 @@ def site() -> Iterator[Site]:
         "DB_URL": db_url,
         # Every e2e test fails its sign-ins from 127.0.0.1; the per-address limit is covered by the API tests.
         "LOGIN_LIMIT_PER_ADDRESS": "10000/minute",
+        # Likewise every contact message comes from 127.0.0.1; the limit is covered by the API and unit tests.
+        "CONTACT_LIMIT_PER_ADDRESS": "10000/hour",
         # The widget still solves a real challenge that the site verifies, only an easier one: at the demo's
         # difficulty each of the suite's few hundred ticks took 0.9 s. The difficulty is a unit test's.
         "ALTCHA_MAX_NUMBER": "1000",
