@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { Socket } from "socket.io-client";
+import { toast } from "sonner";
 
 // Every action the page sends over its live connection carries a number; the site sends the number back
 // once the action is done (cycling_site/live_connection.py). Actions without their receipt are pending:
@@ -65,6 +66,41 @@ Socket.prototype.emit = function (name, ...args) {
   return emit.call(this, name, ...args);
 };
 
+// Chosen files go to the site over HTTP (Reflex posts them to /_upload), not over the live connection:
+// while one is on its way the bar shows, and a sending that the connection cut, or that the site refused,
+// says so (Reflex itself only logs it).
+const UPLOAD_PATH = "/_upload";
+const uploads = new Map();
+let uploadFailedText = "";
+
+const watchUpload = (request) => {
+  let aborted = false;
+  uploads.set(request, Date.now());
+  notify();
+  request.addEventListener("abort", () => {
+    aborted = true;
+  });
+  request.addEventListener("loadend", () => {
+    uploads.delete(request);
+    notify();
+    if (aborted || (request.status >= 200 && request.status < 300)) return;
+    let text = uploadFailedText;
+    try {
+      text = JSON.parse(request.responseText).message || text;
+    } catch {}
+    toast.error(text, { id: "upload-failed" });
+  });
+};
+
+// Not in the build's prerendering, which has no XMLHttpRequest.
+if (typeof XMLHttpRequest !== "undefined") {
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    if (String(url).endsWith(UPLOAD_PATH)) watchUpload(this);
+    return open.call(this, method, url, ...rest);
+  };
+}
+
 const connect = Socket.prototype.connect;
 Socket.prototype.connect = function (...args) {
   watch(this);
@@ -88,15 +124,23 @@ const oldestWait = (now) => {
   return oldest;
 };
 
-// The thin bar at the top while an action waits longer than busyMs; after slowMs without an answer, or
-// without a live connection, a notice says so and offers to try again.
-export function ActionWatch({ busyMs, slowMs, connectingText, waitingText, tryAgainText }) {
+const oldestUpload = (now) => {
+  let oldest = 0;
+  for (const sentAt of uploads.values()) oldest = Math.max(oldest, now - sentAt);
+  return oldest;
+};
+
+// The thin bar at the top while an action or a file waits longer than busyMs; after slowMs without an
+// answer to an action, or without a live connection, a notice says so and offers to try again (a large
+// file on a slow phone may take longer: it keeps the bar).
+export function ActionWatch({ busyMs, slowMs, connectingText, waitingText, tryAgainText, uploadFailed }) {
+  uploadFailedText = uploadFailed;
   const [, setTick] = useState(0);
   useEffect(() => {
     const update = () => setTick((tick) => tick + 1);
     watchers.add(update);
     const timer = setInterval(() => {
-      if (pending.size > 0 || offlineSince !== null) update();
+      if (pending.size > 0 || uploads.size > 0 || offlineSince !== null) update();
     }, 250);
     return () => {
       watchers.delete(update);
@@ -111,7 +155,7 @@ export function ActionWatch({ busyMs, slowMs, connectingText, waitingText, tryAg
   const notice = offline >= slowMs ? connectingText : waited >= slowMs ? waitingText : null;
   return (
     <>
-      {waited >= busyMs || (offline > 0 && pending.size > 0) ? (
+      {waited >= busyMs || oldestUpload(now) >= busyMs || (offline > 0 && pending.size > 0) ? (
         <div className="action-watch-bar" aria-hidden="true" />
       ) : null}
       <div className="action-watch-notice" role="status" hidden={notice === null}>

@@ -1,5 +1,6 @@
-"""The page's watch over its actions: receipts from the site, a bar while an action waits, and after a
-bounded wait a notice that offers to try again (components/action_watch.jsx)."""
+"""The page's watch over its actions: receipts from the site, a bar while an action or a file waits, after a
+bounded wait a notice that offers to try again, and a file whose sending failed is told
+(components/action_watch.jsx)."""
 
 import reflex as rx
 
@@ -13,6 +14,7 @@ class ActionWatch(rx.Component):
     connecting_text: rx.Var[str]
     waiting_text: rx.Var[str]
     try_again_text: rx.Var[str]
+    upload_failed: rx.Var[str]
 
 
 action_watch = ActionWatch.create

@@ -16,6 +16,12 @@ SLOW_CONNECTING = (
 )
 SLOW_ANSWER = "Still waiting for the site's answer. Your request is on its way; it will not be made twice."
 TRY_AGAIN = "Try again"
+# A chosen file on its way to the site, and one whose sending the connection cut.
+UPLOADING = "Uploading…"
+UPLOAD_FAILED = (
+    "The connection was lost while your file was being sent. "
+    "If it does not show as chosen, please choose it again."
+)
 # Spec 2 section 8: a request the server refused with an errors object, shown in a pop-up.
 ERRORS_POPUP_TITLE = "We could not do that"
 ERRORS_POPUP_SUPPORT = "If this keeps happening, please contact support at {email}."

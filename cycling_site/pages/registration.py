@@ -3,6 +3,7 @@
 import reflex as rx
 
 from cycling_site.messages import registration as msg
+from cycling_site.messages import site as site_msg
 from cycling_site.routes import path_of
 from cycling_site.services import registrations, rider_files
 from cycling_site.settings import settings
@@ -166,7 +167,7 @@ def _dropzone(kind: str) -> rx.Component:
                 rx.icon("video" if video else "upload", size=22, color=COLOR["accent_dark"]),
             ),
             rx.text(
-                rx.cond(State.uploading == kind, "Uploading…", "Choose a file or drop it here"),
+                rx.cond(State.uploading == kind, site_msg.UPLOADING, "Choose a file or drop it here"),
                 font_weight="600",
             ),
             rx.text(hint, font_size=SIZE["xs"], color=COLOR["muted"]),

@@ -3,6 +3,7 @@ the wallet address, passport proof and Binance screenshots, and the terms (spec 
 
 import reflex as rx
 
+from cycling_site.messages import site as site_msg
 from cycling_site.messages import wallet as msg
 from cycling_site.routes import path_of
 from cycling_site.services.rider_files import WALLET_FILE_BYTES
@@ -89,7 +90,7 @@ def _dropzone(kind: str, upload_id: str, label: str, hint: str, max_files: int) 
                     rx.icon("upload", size=22, color=COLOR["accent_dark"]),
                 ),
                 rx.text(
-                    rx.cond(State.uploading == kind, "Uploading…", "Choose or drop an image"),
+                    rx.cond(State.uploading == kind, site_msg.UPLOADING, "Choose or drop an image"),
                     font_weight="600",
                 ),
                 rx.text(hint, font_size=SIZE["xs"], color=COLOR["muted"]),

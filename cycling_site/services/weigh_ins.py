@@ -19,6 +19,7 @@ from sqlmodel import Session, col, select
 from cycling_site.db import read_columns
 from cycling_site.local_time import local, local_text
 from cycling_site.messages import race_control as review_msg
+from cycling_site.messages import registration as files_msg
 from cycling_site.messages import weigh_ins as msg
 from cycling_site.models import Account
 from cycling_site.models.common import as_utc, utcnow
@@ -198,6 +199,23 @@ def may_submit(session: Session, account: Account, event_id: object, kind: str, 
     return event
 
 
+def keep_proof(session: Session, account: Account, name: str, data: bytes) -> RiderFile:
+    """Keeps the dialog's proof as soon as it is chosen: its Submit then only names the file, a small action
+    that a dropped connection sends again and the site makes once."""
+    try:
+        return rider_files.store(session, account, PROOF_KIND, name, data)
+    except rider_files.FileRefused as exc:
+        raise SubmissionRefused({"proof": next(iter(exc.errors.values()))}) from exc
+
+
+def _kept_proof(session: Session, account: Account, file_id: object) -> RiderFile:
+    """The rider's own proof kept by keep_proof, not yet the proof of another declaration."""
+    row = rider_files.owned(session, account, file_id, PROOF_KIND)
+    if session.exec(select(WeightSubmission.id).where(WeightSubmission.proof_file_id == row.id)).first():
+        raise rider_files.FileRefused({PROOF_KIND: files_msg.FILE_NOT_FOUND})
+    return row
+
+
 def submit(
     session: Session,
     account: Account,
@@ -206,10 +224,13 @@ def submit(
     weight: object,
     proof: tuple[str, bytes] | None,
     now: datetime | None = None,
+    *,
+    kept_proof: object = None,
 ) -> WeightSubmission:
     """Checks everything (the window, the registration, no declaration held, the weight, the proof by its
-    content and size), then keeps the proof as a private rider file and the declaration as pending. Bad
-    input raises SubmissionRefused (or FileRefused) and leaves nothing stored."""
+    content and size), then keeps the proof as a private rider file and the declaration as pending. The proof
+    comes with the call (`proof`: name and content) or was kept before (`kept_proof`: its file id). Bad input
+    raises SubmissionRefused (or FileRefused) and leaves nothing stored."""
     now = now or utcnow()
     event = may_submit(session, account, event_id, kind, now)
     errors: dict[str, str] = {}
@@ -217,17 +238,20 @@ def submit(
         weight_kg = parse_weight(weight)
     except SubmissionRefused as exc:
         errors.update(exc.errors)
+    kept = None
     name, data = proof or ("", b"")
-    if proof is None:
-        errors["proof"] = msg.PROOF_REQUIRED
-    else:
-        try:
+    try:
+        if kept_proof is not None:
+            kept = _kept_proof(session, account, kept_proof)
+        elif proof is None:
+            errors["proof"] = msg.PROOF_REQUIRED
+        else:
             rider_files.check_content(PROOF_KIND, data)
-        except rider_files.FileRefused as exc:
-            errors["proof"] = next(iter(exc.errors.values()))
+    except rider_files.FileRefused as exc:
+        errors["proof"] = next(iter(exc.errors.values()))
     if errors:
         raise SubmissionRefused(errors)
-    stored = rider_files.store(session, account, PROOF_KIND, name, data)
+    stored = kept or rider_files.store(session, account, PROOF_KIND, name, data)
     try:
         submission = WeightSubmission(
             account_id=account.id,
@@ -241,13 +265,15 @@ def submit(
     except IntegrityError as exc:
         # Another submit of this rider for the same event and type was kept first.
         session.rollback()
-        rider_files.discard(session, [stored])
+        if kept is None:
+            rider_files.discard(session, [stored])
         held = _held(session, account, event, kind)
         text = _already(held) if held else msg.PENDING_REVIEW.format(label=label(kind))
         raise SubmissionRefused({"event": text}) from exc
     except Exception:
         session.rollback()
-        rider_files.discard(session, [stored])
+        if kept is None:
+            rider_files.discard(session, [stored])
         raise
     session.refresh(submission)
     _log.info("Weight submission %s stored for account %s", submission.id, account.id)

@@ -207,12 +207,12 @@ class Rider:
     db: Session
     account: Account
 
-    async def off_loop(self, work: Callable[..., T], *args: Any) -> T:
-        """`work(db, *args)` off the event loop; the connection then goes back to the pool, so a handler
-        that goes on to wait for a service holds none (the service needs one of its own)."""
+    async def off_loop(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """`work(db, *args, **kwargs)` off the event loop; the connection then goes back to the pool, so a
+        handler that goes on to wait for a service holds none (the service needs one of its own)."""
 
         def run() -> T:
-            result = work(self.db, *args)
+            result = work(self.db, *args, **kwargs)
             self.db.commit()
             return result
 

@@ -70,6 +70,9 @@ class WeighInState(rx.State):
     open_title: str = ""
     open_warning: str = ""
     weight: str = ""
+    # The proof kept as soon as it was chosen: "file id|name".
+    proof: str = ""
+    proof_sending: bool = False
     errors: dict[str, str] = {}
     submitting: bool = False
 
@@ -81,6 +84,10 @@ class WeighInState(rx.State):
     def can_submit(self) -> bool:
         """Only within the window: started, and not yet ended (an ended item is gone)."""
         return self.open_key in self.started and any(item["key"] == self.open_key for item in self.items)
+
+    @rx.var
+    def proof_name(self) -> str:
+        return self.proof.partition("|")[2]
 
     @rx.var
     def form_error(self) -> str:
@@ -141,8 +148,7 @@ class WeighInState(rx.State):
         self.open_key = key
         label = weigh_ins.label(item["type"])
         self.open_title = msg.DIALOG_TITLE.format(label=label, event=item["event_name"])
-        self.open_warning = ""
-        self.weight = ""
+        self.open_warning = self.weight = self.proof = ""
         self.errors = {}
         return rx.clear_selected_files(PROOF_UPLOAD)
 
@@ -151,7 +157,7 @@ class WeighInState(rx.State):
         """Closing (Cancel, Escape, outside) drops what was typed; opening goes through open_dialog. The title
         stays: the dialog keeps its name while it fades out."""
         if not is_open and not self.submitting:
-            self.open_key = self.open_warning = self.weight = ""
+            self.open_key = self.open_warning = self.weight = self.proof = ""
             self.errors = {}
 
     @rx.event
@@ -171,25 +177,41 @@ class WeighInState(rx.State):
         self.errors = {**self.errors, "proof": text}
 
     @rx.event
-    def proof_chosen(self) -> None:
-        if "proof" in self.errors:
-            self.errors = {name: text for name, text in self.errors.items() if name != "proof"}
+    @rider_action(busy="proof_sending")
+    async def upload_proof(self, rider: Rider, files: list[rx.UploadFile]):
+        """Keeps the proof as soon as it is chosen: a wrong file is told at once, and Submit sends no file."""
+        if not files or self.open_key == "":
+            return
+        self.errors = {name: text for name, text in self.errors.items() if name != "proof"}
+        self.proof = ""
+        yield
+        data = await files[0].read(weigh_ins.MAX_PROOF_BYTES + 1)
+        try:
+            row = await rider.off_loop(weigh_ins.keep_proof, rider.account, files[0].name or "", data)
+        except FormErrors as exc:
+            self.errors = {**self.errors, **exc.errors}
+            return
+        self.proof = f"{row.id}|{row.name}"
 
     @rx.event
     @rider_action(busy="submitting")
-    async def submit(self, rider: Rider, files: list[rx.UploadFile]):
-        """Stores the declaration with its proof; bad input leaves the dialog open with its messages and
+    async def submit(self, rider: Rider):
+        """Stores the declaration with its kept proof; bad input leaves the dialog open with its messages and
         nothing stored. Done: the item goes, a toast says so and the rider's items are read again."""
         item = self._item(self.open_key)
         if item is None:
             return
         self.errors = {}
-        upload = None
-        if files:
-            upload = (files[0].name or "", await files[0].read(weigh_ins.MAX_PROOF_BYTES + 1))
         try:
             submission = await rider.off_loop(
-                weigh_ins.submit, rider.account, item["event_id"], item["type"], self.weight, upload, utcnow()
+                weigh_ins.submit,
+                rider.account,
+                item["event_id"],
+                item["type"],
+                self.weight,
+                None,
+                utcnow(),
+                kept_proof=self.proof.partition("|")[0] or None,
             )
         except events.EventNotFound:
             self.errors = {"event": events_msg.EVENT_NOT_FOUND}
@@ -202,7 +224,7 @@ class WeighInState(rx.State):
             self.errors = {"form": msg.SUBMIT_FAILED}
             return
         self.items = [other for other in self.items if other["key"] != item["key"]]
-        self.open_key = self.open_warning = self.weight = ""
+        self.open_key = self.open_warning = self.weight = self.proof = ""
         yield [
             rx.clear_selected_files(PROOF_UPLOAD),
             display(weigh_ins.submitted_message(submission.type), id="weigh-in-submitted"),

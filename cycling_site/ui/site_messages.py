@@ -58,6 +58,7 @@ def _connection_messages() -> rx.Component:
             connecting_text=msg.SLOW_CONNECTING,
             waiting_text=msg.SLOW_ANSWER,
             try_again_text=msg.TRY_AGAIN,
+            upload_failed=msg.UPLOAD_FAILED,
         ),
     )
 

@@ -3,6 +3,7 @@ with its success screen."""
 
 import reflex as rx
 
+from cycling_site.messages import site as site_msg
 from cycling_site.messages import third_party_import as msg
 from cycling_site.services import rider_files
 from cycling_site.services.third_party_import import MAX_PROOF_FILES, PLATFORMS
@@ -317,7 +318,8 @@ def _proof_step() -> rx.Component:
                 State.uploading, rx.spinner(size="3"), rx.icon("upload", size=22, color=COLOR["accent_dark"])
             ),
             rx.text(
-                rx.cond(State.uploading, "Uploading…", "Choose files or drop them here"), font_weight="600"
+                rx.cond(State.uploading, site_msg.UPLOADING, "Choose files or drop them here"),
+                font_weight="600",
             ),
             rx.text(
                 f"Images (JPEG, PNG) or PDF, up to {MAX_PROOF_FILES} files of 8 MB",

@@ -6,6 +6,7 @@ import reflex as rx
 
 from components.countdown import countdown
 from components.dialog_focus import RETURN_FOCUS
+from cycling_site.messages import site as site_msg
 from cycling_site.messages import weigh_ins as msg
 from cycling_site.services.weigh_ins import MAX_PROOF_BYTES, WEIGHT_MAX, WEIGHT_MIN
 from cycling_site.state.weigh_ins import PROOF_UPLOAD, WeighInState
@@ -133,16 +134,28 @@ def _warning(text: rx.Var) -> rx.Component:
 
 
 def _proof_field() -> rx.Component:
-    chosen = rx.selected_files(PROOF_UPLOAD)
     return rx.box(
         rx.text(msg.PROOF_LABEL, font_weight="600", font_size=SIZE["sm"], margin_bottom=SPACE["1"]),
         file_drop(
             rx.vstack(
-                rx.icon("camera", size=22, color=COLOR["accent_dark"]),
                 rx.cond(
-                    chosen.length() > 0,
-                    rx.text(chosen[0], id="weight-proof-name", font_weight="600", word_break="break-all"),
-                    rx.text(msg.CHOOSE_PROOF, font_weight="600"),
+                    State.proof_sending,
+                    rx.spinner(size="3"),
+                    rx.icon("camera", size=22, color=COLOR["accent_dark"]),
+                ),
+                rx.cond(
+                    State.proof_sending,
+                    rx.text(site_msg.UPLOADING, font_weight="600"),
+                    rx.cond(
+                        State.proof_name != "",
+                        rx.text(
+                            State.proof_name,
+                            id="weight-proof-name",
+                            font_weight="600",
+                            word_break="break-all",
+                        ),
+                        rx.text(msg.CHOOSE_PROOF, font_weight="600"),
+                    ),
                 ),
                 rx.text(msg.PROOF_HINT, font_size=SIZE["xs"], color=COLOR["muted"]),
                 align="center",
@@ -157,6 +170,8 @@ def _proof_field() -> rx.Component:
             max_files=1,
             max_size=MAX_PROOF_BYTES,
             multiple=False,
+            disabled=State.proof_sending,
+            on_drop=State.upload_proof(rx.upload_files(upload_id=PROOF_UPLOAD)),
             on_drop_rejected=lambda rejections: State.proof_rejected(rejection_codes(rejections)),
             aria_label="Choose the photo or video of your weigh-in",
             width="100%",
@@ -197,11 +212,11 @@ def _dialog() -> rx.Component:
                     ),
                     submit_button(
                         msg.SUBMIT,
-                        State.can_submit,
+                        State.can_submit & ~State.proof_sending,
                         State.submitting,
                         type="button",
                         width="auto",
-                        on_click=State.submit(rx.upload_files(upload_id=PROOF_UPLOAD)),
+                        on_click=State.submit,
                         id="weigh-in-send",
                     ),
                     gap=SPACE["3"],

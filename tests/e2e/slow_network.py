@@ -7,6 +7,8 @@ own address (SITE_URL) is the relay's; at rest it forwards at once.
     relay.drop()                         # every open connection is cut; chunks in flight are lost
     relay.drop_when_site_sends(b"...")   # the site's next answer holding these bytes is lost with its
                                          # connection: the site acted, the browser never heard
+    relay.offline_when_browser_sends(b"...")  # offline as the browser sends these bytes: every connection
+    relay.online()                       # is cut and new ones refused, until online again
     relay.wait_idle()                    # until nothing has moved for a while (late answers arrived)
     relay.stall_live()                   # the live connection stays open but nothing moves on it, as on a
     relay.resume_live()                  # train in a tunnel, until resumed
@@ -39,6 +41,10 @@ class Relay:
         self.delay_ms = 0.0
         self.jitter_ms = 0.0
         self._drop_marker: bytes | None = None
+        self._drop_from_site = True
+        # Offline: every connection is cut and new ones are refused, as on a phone that lost its network.
+        self._offline_on_drop = False
+        self._offline = False
         self._dropped_on_marker = threading.Event()
         self._connections: set[_Connection] = set()
         self._last_activity = time.monotonic()
@@ -59,6 +65,7 @@ class Relay:
     def fast(self) -> None:
         self.delay_ms = self.jitter_ms = 0.0
         self._drop_marker = None
+        self._offline = False
         self.resume_live()
 
     def stall_live(self) -> None:
@@ -72,7 +79,21 @@ class Relay:
 
     def drop_when_site_sends(self, marker: bytes) -> threading.Event:
         """Arms a drop for the site's next chunk holding `marker`; the event is set once it happened."""
+        return self._drop_when(marker, from_site=True)
+
+    def offline_when_browser_sends(self, marker: bytes) -> threading.Event:
+        """Arms going offline at the browser's next chunk holding `marker`, before it reaches the site: every
+        connection is cut and new ones are refused (a browser retries a request cut on a reused connection
+        once) until `online()`."""
+        self._offline_on_drop = True
+        return self._drop_when(marker, from_site=False)
+
+    def online(self) -> None:
+        self._offline = False
+
+    def _drop_when(self, marker: bytes, from_site: bool) -> threading.Event:
         self._dropped_on_marker.clear()
+        self._drop_from_site = from_site
         self._drop_marker = marker
         return self._dropped_on_marker
 
@@ -118,6 +139,9 @@ class Relay:
     async def _accept(
         self, browser_reader: asyncio.StreamReader, browser_writer: asyncio.StreamWriter
     ) -> None:
+        if self._offline:
+            browser_writer.transport.abort()
+            return
         try:
             site_reader, site_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
         except OSError:
@@ -147,8 +171,11 @@ class Relay:
                 self._last_activity = time.monotonic()
                 if not from_site and chunk.startswith(b"GET /_event"):
                     connection.live = True
-                if from_site and self._drop_marker and self._drop_marker in chunk:
+                if self._drop_marker and from_site == self._drop_from_site and self._drop_marker in chunk:
                     self._drop_marker = None
+                    if self._offline_on_drop:
+                        self._offline_on_drop, self._offline = False, True
+                        self._drop_all()
                     connection.abort()
                     self._dropped_on_marker.set()
                     break

@@ -8,18 +8,21 @@ action is lost on its way (the connection drops as the rider clicks; the site ma
 
 from collections.abc import Iterator
 from datetime import date
+from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from sqlmodel import Session, select
 
 from cycling_site.messages import contact as contact_msg
 from cycling_site.messages import shop as shop_msg
 from cycling_site.messages import site as site_msg
 from cycling_site.messages import wallet as wallet_msg
-from cycling_site.models import ContactMessage, Currency, Registration, Withdrawal
+from cycling_site.messages import weigh_ins as weigh_ins_msg
+from cycling_site.models import Account, ContactMessage, Currency, Registration, Withdrawal
 from cycling_site.models.events import Event
 from cycling_site.models.wallet import WalletStatus
+from tests import file_samples
 from tests.e2e.conftest import EXPECT_MS
 from tests.e2e.helpers import DEMO_PASSWORD, RIDER, fill_login, returning_rider, submit, wait_signed_in
 from tests.e2e.slow_network import Relay
@@ -27,6 +30,7 @@ from tests.e2e.test_registration import accept_disclaimer, expect_thank_you, ope
 from tests.e2e.test_shop import balance as shop_balance
 from tests.e2e.test_shop import open_shop, shopper
 from tests.e2e.test_wallet import _latest_code, _wallet_rider
+from tests.e2e.test_weigh_ins import OPEN_EVENT, item, kept, open_dashboard, rider_registered_for
 
 # A dropped connection comes back with Reflex's backoff, then the page is hydrated and its actions sent again:
 # on a loaded machine under the slow network that can take longer than the suite's usual wait.
@@ -219,6 +223,71 @@ def test_a_coin_purchase_lost_on_its_way_is_made_once(page: Page, db: Session, s
     expect(page.locator("#payment-success")).to_contain_text(shop_msg.COINS_ADDED.format(coins=5500))
     expect(page.locator("#shop-gems")).to_have_text("350")
     assert (shop_balance(db, rider, Currency.coin), shop_balance(db, rider, Currency.gem)) == (5500, 350)
+
+
+def _weigh_in_dialog(page: Page, db: Session, email: str, tmp_path: Path) -> tuple[Account, Locator, Path]:
+    """A rider in the weigh-in dialog with a weight typed; answers the rider, the proof input and a photo."""
+    rider = rider_registered_for(db, email)
+    photo = tmp_path / "scale.jpg"
+    photo.write_bytes(file_samples.jpeg())
+    open_dashboard(page, rider.email)
+    item(page, OPEN_EVENT).locator(".weigh-in-submit").click()
+    page.fill("#weight", "68.4")
+    return rider, page.locator("#weight-proof input[type=file]"), photo
+
+
+def _weigh_in_submitted(page: Page, db: Session, rider: Account) -> None:
+    expect(page.get_by_text(weigh_ins_msg.SUBMITTED.format(label="Pre"))).to_be_visible()
+    expect(item(page, OPEN_EVENT)).to_have_count(0)
+    (submission,), _ = kept(db, rider)
+    assert submission.weight_kg == 68.4
+
+
+def test_a_weigh_in_proof_cut_on_its_way_is_told_and_chosen_again(
+    page: Page, db: Session, slow_network: Relay, tmp_path: Path
+):
+    """The connection drops while the photo is sent: the page says so, keeps the weight typed, and the photo
+    chosen again goes with the submit."""
+    rider, proof, photo = _weigh_in_dialog(page, db, "weigh.in.cut@example.com", tmp_path)
+    offline = slow_network.offline_when_browser_sends(b"POST /_upload")
+    proof.set_input_files(str(photo))
+    assert offline.wait(20), "the photo was never sent"
+    expect(page.get_by_text(site_msg.UPLOAD_FAILED)).to_be_visible()
+    expect(page.locator("#weight-proof-name")).to_have_count(0)
+    assert kept(db, rider) == ([], [])
+    slow_network.online()
+
+    # Chosen again as a rider does, through the file picker (the same file set on the input is no change).
+    with page.expect_file_chooser() as chooser:
+        page.locator("#weight-proof").click()
+    chooser.value.set_files(str(photo))
+    expect(page.locator("#weight-proof-name")).to_have_text("scale.jpg")
+    expect(page.locator("#weight")).to_have_value("68.4")
+    page.locator("#weigh-in-send").click()
+    _weigh_in_submitted(page, db, rider)
+
+
+def test_a_weigh_in_whose_answer_is_lost_is_made_once_and_its_outcome_shown(
+    page: Page, db: Session, slow_network: Relay, tmp_path: Path
+):
+    rider, proof, photo = _weigh_in_dialog(page, db, "weigh.in.answer.lost@example.com", tmp_path)
+    proof.set_input_files(str(photo))
+    expect(page.locator("#weight-proof-name")).to_have_text("scale.jpg")
+    dropped = slow_network.drop_when_site_sends(b"weigh-in-submitted")
+    page.locator("#weigh-in-send").click()
+    assert dropped.wait(20), "the site never answered the weigh-in"
+    _weigh_in_submitted(page, db, rider)
+
+
+def test_a_weigh_in_lost_on_its_way_is_made_once(
+    page: Page, db: Session, slow_network: Relay, tmp_path: Path
+):
+    rider, proof, photo = _weigh_in_dialog(page, db, "weigh.in.request.lost@example.com", tmp_path)
+    proof.set_input_files(str(photo))
+    expect(page.locator("#weight-proof-name")).to_have_text("scale.jpg")
+    page.locator("#weigh-in-send").click()
+    slow_network.drop()
+    _weigh_in_submitted(page, db, rider)
 
 
 def test_a_page_slow_to_go_live_says_so_and_keeps_what_was_typed(page: Page, slow_network: Relay):

@@ -129,6 +129,8 @@ def test_submit_is_disabled_when_the_window_ends_with_the_dialog_open(page: Page
 
 
 def test_a_weight_with_a_photo_is_submitted_and_bad_input_is_told(page: Page, db: Session, tmp_path: Path):
+    """The proof is kept as soon as it is chosen (a wrong file is told at once); Submit then stores the
+    declaration with it, and a refused weight stores no declaration."""
     rider = rider_registered_for(db, "weigher@example.com")
     photo = tmp_path / "scale.jpg"
     photo.write_bytes(file_samples.jpeg())
@@ -139,32 +141,34 @@ def test_a_weight_with_a_photo_is_submitted_and_bad_input_is_told(page: Page, db
     expect(page.locator("#weigh-in-dialog")).to_have_accessible_name(f"Pre-weight for {OPEN_EVENT}")
     proof = page.locator("#weight-proof input[type=file]")
 
+    page.locator("#weigh-in-send").click()
+    expect(page.locator("#proof-error")).to_have_text(msg.PROOF_REQUIRED)
+
     page.fill("#weight", "300")
     proof.set_input_files(str(photo))
     expect(page.locator("#weight-proof-name")).to_have_text("scale.jpg")
+    expect(page.locator("#proof-error")).to_have_count(0)
     page.locator("#weigh-in-send").click()
     expect(page.locator("#weight-error")).to_have_text(msg.WEIGHT_INVALID)
-    assert kept(db, rider) == ([], [])
+    submissions, files = kept(db, rider)
+    assert (submissions, [file.name for file in files]) == ([], ["scale.jpg"])
 
     page.fill("#weight", "68.4")
     proof.set_input_files(str(spoofed))
-    page.locator("#weigh-in-send").click()
     expect(page.locator("#proof-error")).to_have_text(msg.PROOF_TYPE_INVALID)
-    expect(page.locator("#weight-error")).to_have_count(0)
-    assert kept(db, rider) == ([], [])
+    expect(page.locator("#weight-proof-name")).to_have_count(0)
+    assert len(kept(db, rider)[1]) == 1
 
     proof.set_input_files(str(photo))
+    expect(page.locator("#weight-proof-name")).to_have_text("scale.jpg")
     page.locator("#weigh-in-send").click()
     expect(page.get_by_text(msg.SUBMITTED.format(label="Pre"))).to_be_visible()
     expect(page.locator("#weigh-in-dialog")).to_have_count(0)
     expect(item(page, OPEN_EVENT)).to_have_count(0)
-    (submission,), (stored,) = kept(db, rider)
+    (submission,), files = kept(db, rider)
     assert (submission.weight_kg, submission.status, submission.type) == (68.4, "pending", "pre_weight")
-    assert (stored.id, stored.kind, stored.content_type) == (
-        submission.proof_file_id,
-        "weight_proof",
-        "image/jpeg",
-    )
+    [stored] = [file for file in files if file.id == submission.proof_file_id]
+    assert (stored.name, stored.kind, stored.content_type) == ("scale.jpg", "weight_proof", "image/jpeg")
 
     # Read again, the dashboard no longer asks for it.
     page.reload()

@@ -245,6 +245,35 @@ def test_a_video_is_a_proof_too(session, make_account, make_event):
     assert session.get(RiderFile, submission.proof_file_id).content_type == "video/mp4"
 
 
+def test_a_proof_kept_when_chosen_goes_with_one_declaration_only(session, make_account, make_event):
+    """The dialog keeps the proof as soon as it is chosen and its Submit names it: a wrong file is refused
+    when chosen, another rider's or an already used proof is refused like a missing one, and a refused
+    weight leaves the kept proof for the next try."""
+    rider, stranger, event = make_account(), make_account(email="stranger@example.com"), make_event()
+    other_event = make_event(name="Monday Race")
+    register(session, rider, event)
+    register(session, rider, other_event)
+    assert form_errors(weigh_ins.keep_proof, session, rider, "photo.jpg", file_samples.text_as_jpeg()) == {
+        "proof": msg.PROOF_TYPE_INVALID
+    }
+    strangers = weigh_ins.keep_proof(session, stranger, *PHOTO)
+    proof = weigh_ins.keep_proof(session, rider, *PHOTO)
+
+    def submit_kept(file_id, at=event, weight="68.4"):
+        return weigh_ins.submit(session, rider, at.id, "pre_weight", weight, None, NOW, kept_proof=file_id)
+
+    not_found = {"proof": files_msg.FILE_NOT_FOUND}
+    assert form_errors(submit_kept, strangers.id) == not_found
+    assert form_errors(submit_kept, "1 OR 1=1") == not_found
+    assert form_errors(submit_kept, proof.id, weight="300") == {"weight": msg.WEIGHT_INVALID}
+    assert proof.stored_as in stored_files()
+
+    submission = submit_kept(proof.id)
+    assert (submission.proof_file_id, submission.weight_kg) == (proof.id, 68.4)
+    assert form_errors(submit_kept, proof.id, other_event) == not_found
+    assert count(session, WeightSubmission) == 1
+
+
 @pytest.mark.parametrize(
     ("weight", "proof", "errors"),
     [
