@@ -26,6 +26,7 @@ from starlette.types import Scope
 
 from cycling_site.api import first_screen
 from cycling_site.api.caching import etag_of, held
+from cycling_site.routes import requires_login
 from cycling_site.services import tokens
 
 
@@ -88,6 +89,8 @@ class _LookupsOnLoop(StaticFiles):
 
 # Each public page as last sent, per snapshot: the snapshot, the built page's time, the page and its gzip.
 _with_snapshot: dict[str, tuple[first_screen.FirstScreen, float, bytes, bytes]] = {}
+# Each public page without a snapshot, by its built file: the file's time, the page and its gzip.
+_drawn: dict[str, tuple[float, bytes, bytes]] = {}
 
 
 # The compressed copies Reflex's build keeps beside each file.
@@ -137,14 +140,23 @@ class BuiltFiles(PrecompressedStaticFiles, _LookupsOnLoop):
             if answer is not None:
                 return answer
         response = await super().get_response(path, scope)
-        if badge is None or response.status_code != 200 or not isinstance(response, FileResponse):
+        if response.status_code != 200 or not isinstance(response, FileResponse):
             return response
         built = _SIDECAR.sub("", os.fspath(response.path))
-        if not built.endswith(".html"):
+        public = not requires_login(scope["path"])
+        if not built.endswith(".html") or (badge is None and not public):
             return response
-        with open(built, encoding="utf-8") as page_file:
-            body = first_screen.with_first_screen(page_file.read(), None, badge).encode()
-        return _page_answer(body, gzip.compress(body, 6), scope, private=True)
+        if badge is not None:
+            with open(built, encoding="utf-8") as page_file:
+                body = first_screen.with_first_screen(page_file.read(), None, badge, drawn=public).encode()
+            return _page_answer(body, gzip.compress(body, 6), scope, private=True)
+        modified = os.stat(built).st_mtime
+        kept = _drawn.get(built)
+        if kept is None or kept[0] != modified:
+            with open(built, encoding="utf-8") as page_file:
+                body = first_screen.with_first_screen(page_file.read(), None, drawn=True).encode()
+            kept = _drawn[built] = (modified, body, gzip.compress(body, 6))
+        return _page_answer(kept[1], kept[2], scope, private=False)
 
     async def _with_first_screen(
         self, page: first_screen.Served, badge: str | None, scope: Scope

@@ -57,10 +57,12 @@ BANNER_SIZE = (1800, 600)
 _EMPTY_SLOT = re.compile(rf'(<div\b[^>]*\bid="{SLOT_ID}"[^>]*>)(</div>)')
 _EMPTY_RIDER_SLOT = re.compile(rf'(<div\b[^>]*\bid="{RIDER_SLOT_ID}"[^>]*>)(</div>)')
 _TITLE = re.compile(r"<title>[^<]*</title>")
-# A page whose first screen is in its HTML draws it as soon as its stylesheet is in. The build's
-# modulepreload links had the page's scripts (250 KB) share a phone's connection with the stylesheet, which
-# the first paint waited for: 2.2 s of the largest paint's 2.9 s on Lighthouse's phone. Without them the
-# scripts come by the page's own imports, a few round trips later, to take the page over.
+# A page whose first screen is in its HTML (a snapshot, or a public page prerendered whole, such as the
+# sign-in form) draws it as soon as its stylesheet is in. The build's modulepreload links had the page's
+# scripts (250 KB) share a phone's connection with the stylesheet, which the first paint waited for: 2.2 s
+# of the largest paint's 2.9 s on Lighthouse's phone. Without them the scripts come by the page's own
+# imports, a few round trips later, to take the page over. A signed-in page keeps them: its content waits
+# for its scripts and the rider's data.
 _MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="[^"]*"/>')
 _DESCRIPTION = re.compile(r'<meta content="[^"]*" name="description"/>')
 
@@ -328,15 +330,19 @@ async def rider(token: str, user_id: str) -> str | None:
         return None
 
 
-def with_first_screen(built: str, screen: FirstScreen | None, badge: str | None = None) -> str:
+def with_first_screen(
+    built: str, screen: FirstScreen | None, badge: str | None = None, drawn: bool = False
+) -> str:
     """The built page with the snapshot in its slot and its own title and description when it has them, and
-    the signed-in rider's badge in the header."""
+    the signed-in rider's badge in the header. A page with a snapshot, or `drawn` whole by the build, paints
+    before its scripts come."""
     page = built
     if badge is not None:
         page = _EMPTY_RIDER_SLOT.sub(lambda slot: slot.group(1) + badge + slot.group(2), page, count=1)
+    if screen is not None or drawn:
+        page = _MODULE_PRELOAD.sub("", page)
     if screen is None:
         return page
-    page = _MODULE_PRELOAD.sub("", page)
     page = _EMPTY_SLOT.sub(
         lambda slot: f'{slot.group(1)}<div class="{CLASS}">{screen.html}</div>{slot.group(2)}', page, count=1
     )

@@ -171,3 +171,24 @@ async def test_a_signed_in_riders_pages_come_with_their_initial_in_the_header_fo
     for cookies in (forged, {}):
         page = await client.get("/wallet/", headers={**UNCOMPRESSED, "cookie": _cookie_header(cookies)})
         assert "fs-avatar" not in page.text
+
+
+async def test_a_public_page_drawn_by_the_build_paints_before_its_scripts_a_signed_in_one_keeps_them(
+    client, build: Path, rider_cookies
+):
+    """The sign-in form is in its built HTML: without the scripts' preloads its stylesheet comes first. A
+    signed-in rider's page needs its scripts and data before it shows anything of theirs."""
+    preload = '<link rel="modulepreload" href="/assets/app-Ab12Cd34.js"/>'
+    (build / "auth" / "login").mkdir(parents=True)
+    (build / "auth" / "login" / "index.html").write_text(f"<head>{preload}</head><form>Sign in</form>")
+    (build / "wallet" / "index.html").write_text(f"<head>{preload}</head><header>{RIDER_SLOT}</header>")
+    login = await client.get("/auth/login/", headers=UNCOMPRESSED)
+    assert (login.status_code, login.text) == (200, "<head></head><form>Sign in</form>")
+    again = await client.get("/auth/login/", headers={"if-none-match": login.headers["etag"]})
+    assert again.status_code == 304
+    compressed = await client.get("/auth/login/", headers={"accept-encoding": "gzip"})
+    assert compressed.headers["content-encoding"] == "gzip" and compressed.text == login.text
+    signed_in = {**UNCOMPRESSED, "cookie": _cookie_header(rider_cookies)}
+    assert "modulepreload" not in (await client.get("/auth/login/", headers=signed_in)).text
+    assert preload in (await client.get("/wallet/", headers=signed_in)).text
+    assert preload in (await client.get("/wallet/", headers=UNCOMPRESSED)).text
