@@ -118,16 +118,11 @@ const tryAgain = () => {
   notify();
 };
 
-const oldestWait = (now) => {
-  let oldest = 0;
-  for (const entry of pending.values()) oldest = Math.max(oldest, now - entry.sentAt);
-  return oldest;
-};
-
-const oldestUpload = (now) => {
-  let oldest = 0;
-  for (const sentAt of uploads.values()) oldest = Math.max(oldest, now - sentAt);
-  return oldest;
+// How long the oldest of these waits has lasted (their send times).
+const longestWait = (now, sentTimes) => {
+  let longest = 0;
+  for (const sentAt of sentTimes) longest = Math.max(longest, now - sentAt);
+  return longest;
 };
 
 // The thin bar at the top while an action or a file waits longer than busyMs; after slowMs without an
@@ -150,14 +145,14 @@ export function ActionWatch({ busyMs, slowMs, connectingText, waitingText, tryAg
 
   const now = Date.now();
   const connected = liveSocket?.connected ?? false;
-  const waited = connected ? oldestWait(now) : 0;
+  const waited = connected ? longestWait(now, Array.from(pending.values(), (entry) => entry.sentAt)) : 0;
   const offline = connected ? 0 : now - (offlineSince ?? now);
   const notice = offline >= slowMs ? connectingText : waited >= slowMs ? waitingText : null;
+  const uploading = longestWait(now, uploads.values());
+  const busy = waited >= busyMs || uploading >= busyMs || (offline > 0 && pending.size > 0);
   return (
     <>
-      {waited >= busyMs || oldestUpload(now) >= busyMs || (offline > 0 && pending.size > 0) ? (
-        <div className="action-watch-bar" aria-hidden="true" />
-      ) : null}
+      {busy ? <div className="action-watch-bar" aria-hidden="true" /> : null}
       <div className="action-watch-notice" role="status" hidden={notice === null}>
         {notice === null ? null : (
           <>

@@ -78,6 +78,12 @@ def _keep(action: _Action) -> None:
         _actions.popitem(last=False)
 
 
+def _bounded(mapping: OrderedDict) -> None:
+    """At most KEPT entries: the oldest go first."""
+    while len(mapping) > KEPT:
+        mapping.popitem(last=False)
+
+
 def _receipt_of(data: Any) -> str | None:
     receipt = data.get(RECEIPT) if isinstance(data, dict) else None
     return receipt if isinstance(receipt, str) and 0 < len(receipt) <= RECEIPT_MAX else None
@@ -102,8 +108,7 @@ def _loads_for_tab(token: str, path: str, loads: list, in_hydrate_chain: bool) -
     _reconnecting.discard(token)
     _page_of[token] = path
     _page_of.move_to_end(token)
-    while len(_page_of) > KEPT:
-        _page_of.popitem(last=False)
+    _bounded(_page_of)
     return loads
 
 
@@ -135,8 +140,7 @@ def install(app: rx.App) -> None:
             await namespace.emit(RECEIPT, action.receipt, to=sid)
             return
         _undelivered.setdefault(action.token, []).append(action)
-        while len(_undelivered) > KEPT:
-            _undelivered.popitem(last=False)
+        _bounded(_undelivered)
 
     async def answer_again(action: _Action) -> None:
         """Its first answer was lost: the page actions it held go again, with the receipt."""

@@ -252,6 +252,8 @@ def submit(
     if errors:
         raise SubmissionRefused(errors)
     stored = kept or rider_files.store(session, account, PROOF_KIND, name, data)
+    # What a failed store takes back: the file stored by this call, never a proof kept before it.
+    taken_back = [] if kept else [stored]
     try:
         submission = WeightSubmission(
             account_id=account.id,
@@ -265,15 +267,13 @@ def submit(
     except IntegrityError as exc:
         # Another submit of this rider for the same event and type was kept first.
         session.rollback()
-        if kept is None:
-            rider_files.discard(session, [stored])
+        rider_files.discard(session, taken_back)
         held = _held(session, account, event, kind)
         text = _already(held) if held else msg.PENDING_REVIEW.format(label=label(kind))
         raise SubmissionRefused({"event": text}) from exc
     except Exception:
         session.rollback()
-        if kept is None:
-            rider_files.discard(session, [stored])
+        rider_files.discard(session, taken_back)
         raise
     session.refresh(submission)
     _log.info("Weight submission %s stored for account %s", submission.id, account.id)

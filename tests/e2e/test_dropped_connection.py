@@ -267,12 +267,18 @@ def test_a_weigh_in_proof_cut_on_its_way_is_told_and_chosen_again(
     _weigh_in_submitted(page, db, rider)
 
 
+def _weigh_in_ready(page: Page, db: Session, email: str, tmp_path: Path) -> Account:
+    """A rider in the weigh-in dialog with a weight typed and the photo kept."""
+    rider, proof, photo = _weigh_in_dialog(page, db, email, tmp_path)
+    proof.set_input_files(str(photo))
+    expect(page.locator("#weight-proof-name")).to_have_text("scale.jpg")
+    return rider
+
+
 def test_a_weigh_in_whose_answer_is_lost_is_made_once_and_its_outcome_shown(
     page: Page, db: Session, slow_network: Relay, tmp_path: Path
 ):
-    rider, proof, photo = _weigh_in_dialog(page, db, "weigh.in.answer.lost@example.com", tmp_path)
-    proof.set_input_files(str(photo))
-    expect(page.locator("#weight-proof-name")).to_have_text("scale.jpg")
+    rider = _weigh_in_ready(page, db, "weigh.in.answer.lost@example.com", tmp_path)
     dropped = slow_network.drop_when_site_sends(b"weigh-in-submitted")
     page.locator("#weigh-in-send").click()
     assert dropped.wait(20), "the site never answered the weigh-in"
@@ -282,9 +288,7 @@ def test_a_weigh_in_whose_answer_is_lost_is_made_once_and_its_outcome_shown(
 def test_a_weigh_in_lost_on_its_way_is_made_once(
     page: Page, db: Session, slow_network: Relay, tmp_path: Path
 ):
-    rider, proof, photo = _weigh_in_dialog(page, db, "weigh.in.request.lost@example.com", tmp_path)
-    proof.set_input_files(str(photo))
-    expect(page.locator("#weight-proof-name")).to_have_text("scale.jpg")
+    rider = _weigh_in_ready(page, db, "weigh.in.request.lost@example.com", tmp_path)
     page.locator("#weigh-in-send").click()
     slow_network.drop()
     _weigh_in_submitted(page, db, rider)
