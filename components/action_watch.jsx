@@ -5,7 +5,8 @@ import { toast } from "sonner";
 // Every action the page sends over its live connection carries a number; the site sends the number back
 // once the action is done (cycling_site/live_connection.py). Actions without their receipt are pending:
 // shown while they wait, and sent again once a new connection has brought the page up to date (the site
-// runs none twice).
+// runs none twice). The page marks itself live (<html data-live>) while it is up to date over an open
+// connection.
 const RECEIPT = "receipt";
 const HYDRATED = "is_hydrated_rx_state_";
 const pageLoad = Math.random().toString(36).slice(2, 10);
@@ -40,12 +41,14 @@ const watch = (socket) => {
     notify();
   });
   socket.on("disconnect", () => {
+    delete document.documentElement.dataset.live;
     offlineSince = Date.now();
     reconnecting = true;
     notify();
   });
   socket.on("event", (update) => {
     const hydrated = Object.values(update?.delta ?? {}).some((changes) => changes?.[HYDRATED] === true);
+    if (hydrated) document.documentElement.dataset.live = "true";
     if (reconnecting && hydrated) {
       reconnecting = false;
       sendAgain(socket);

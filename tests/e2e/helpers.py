@@ -27,6 +27,11 @@ def choose_files(zone: Locator, files) -> None:
         zone.set_input_files(files)
 
 
+def wait_live(page: Page) -> None:
+    """Waits until the page is up to date over its live connection (a snapshot page shows content before)."""
+    expect(page.locator("html[data-live]")).to_have_count(1)
+
+
 def pass_human_check(page: Page, submit_selector: str) -> None:
     """Ticks "I'm not a robot" and waits until the proof of work is done and Submit is enabled."""
     expect(page.locator(submit_selector)).to_be_disabled()

@@ -8,12 +8,13 @@ from playwright.sync_api import Page, expect
 
 from cycling_site.messages import accounts as accounts_msg
 from cycling_site.messages import site as msg
-from tests.e2e.helpers import DEMO_PASSWORD, RIDER, at, fill_login, submit
+from tests.e2e.helpers import DEMO_PASSWORD, RIDER, at, fill_login, submit, wait_live
 
 
 def test_no_response_toast_while_the_server_does_not_answer(page: Page):
     page.goto("/routes")
     expect(page.get_by_role("heading", name=re.compile("Tracks", re.I)).first).to_be_visible()
+    wait_live(page)
     toast = page.get_by_text(msg.NO_RESPONSE)
     expect(toast).to_have_count(0)
 
@@ -23,6 +24,7 @@ def test_no_response_toast_while_the_server_does_not_answer(page: Page):
 
     page.context.set_offline(False)
     expect(toast).to_have_count(0)
+    wait_live(page)
 
 
 def test_a_lapsed_session_goes_to_login_keeping_the_query(page: Page):
