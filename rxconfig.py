@@ -53,8 +53,8 @@ config = rx.Config(
     show_built_with_reflex=False,
     # Browsers that take Brotli get the built files about a fifth smaller than gzip: it counts on a phone.
     frontend_compression_formats=["brotli", "gzip"],
-    # Every page used to load all of Radix Themes (a namespace import kept for dynamic components, which the
-    # site has none of); now a page loads only the components it shows.
+    # Radix Themes stays out of the libraries every page imports whole for dynamic components (the site has
+    # none); bundling.drop_radix_loader drops its lazy loader too.
     frontend_lazy_bundled_libraries=True,
     plugins=[
         SiteColorsThemePlugin(

@@ -5,13 +5,16 @@
   file of its own: the dashboard asked for about twenty-five files of a few hundred bytes before it could
   draw, six at a time on a phone's connection.
 - Radix Themes' stylesheet carries the colour scales the site uses, not all thirty of them.
+- Radix Themes' components travel with the pages that show them. Reflex keeps a loader that imports the
+  whole package for components sent from the server (the site has none); with it, every page downloaded
+  all of Radix Themes (500 KB) before it could start.
 - An event's page is prerendered once, at an address no event has: the server answers every event's address
   with it, its first screen filled in (cycling_site/api/first_screen.py). React Router prerenders only the
   pages without parameters by itself."""
 
 import dataclasses
 
-from reflex.constants import ReactRouter
+from reflex.constants import Dirs, PageNames, ReactRouter
 from reflex.plugins import Plugin
 from reflex_components_radix.plugin import RadixThemesPlugin
 
@@ -59,11 +62,23 @@ def group_chunks(vite_config: str) -> str:
     return vite_config.replace(ANCHOR, ANCHOR + CHUNK_GROUPS, 1)
 
 
+APP_ROOT_FILE = f"{Dirs.PAGES}/{PageNames.APP_ROOT}"
+RADIX_LOADER = '    "@radix-ui/themes": () => import("@radix-ui/themes"),\n'
+
+
+def drop_radix_loader(app_root: str) -> str:
+    """The app root without the loader of Radix Themes for server-sent components."""
+    if RADIX_LOADER not in app_root:
+        raise RuntimeError(f"root.jsx has no {RADIX_LOADER!r}: the build's template changed, see bundling.py")
+    return app_root.replace(RADIX_LOADER, "", 1)
+
+
 class ChunkGroupsPlugin(Plugin):
-    """Reflex plugin that edits the generated vite.config.js before each build."""
+    """Reflex plugin that edits the generated vite.config.js and root.jsx before each build."""
 
     def pre_compile(self, **context) -> None:
         context["add_modify_task"](ReactRouter.VITE_CONFIG_FILE, group_chunks)
+        context["add_modify_task"](APP_ROOT_FILE, drop_radix_loader)
 
 
 class PrerenderEventPagePlugin(Plugin):

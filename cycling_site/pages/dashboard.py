@@ -502,8 +502,7 @@ def _upload_button() -> rx.Component:
         max_files=1,
         multiple=False,
         no_drag=False,
-        # The button inside is the keyboard's way in: the zone itself is no second stop.
-        no_keyboard=True,
+        button_inside=True,
         disabled=DashboardState.uploading,
         on_drop=DashboardState.upload_ride(
             rx.upload_files_chunk(upload_id=UPLOAD_ID, on_upload_progress=DashboardState.upload_progress)

@@ -3,7 +3,6 @@
 import reflex as rx
 
 from cycling_site.messages import registration as msg
-from cycling_site.messages import site as site_msg
 from cycling_site.routes import path_of
 from cycling_site.services import registrations, rider_files
 from cycling_site.settings import settings
@@ -11,8 +10,10 @@ from cycling_site.state.registration import STEP_HEADING_ID, RegistrationState, 
 from cycling_site.ui.events import event_image, winners_card
 from cycling_site.ui.feedback import loading_line, primary_link, status_panel
 from cycling_site.ui.forms import (
+    DROP_ZONE_STYLE,
     INPUT_STYLE,
     checkbox_field,
+    drop_zone_face,
     field,
     field_error,
     file_drop,
@@ -160,22 +161,8 @@ def _dropzone(kind: str) -> rx.Component:
     video = kind == "device_video"
     hint = "MP4, MOV or WEBM, up to 8 MB" if video else "JPEG, JPG, PNG or PDF, up to 8 MB"
     return file_drop(
-        rx.vstack(
-            rx.cond(
-                State.uploading == kind,
-                rx.spinner(size="3"),
-                rx.icon("video" if video else "upload", size=22, color=COLOR["accent_dark"]),
-            ),
-            rx.text(
-                rx.cond(State.uploading == kind, site_msg.UPLOADING, "Choose a file or drop it here"),
-                font_weight="600",
-            ),
-            rx.text(hint, font_size=SIZE["xs"], color=COLOR["muted"]),
-            align="center",
-            spacing="1",
-            padding=SPACE["4"],
-            width="100%",
-            cursor="pointer",
+        drop_zone_face(
+            State.uploading == kind, "video" if video else "upload", "Choose a file or drop it here", hint
         ),
         id=upload_id,
         accept=VIDEO_ACCEPT if video else DOCUMENT_ACCEPT,
@@ -185,11 +172,7 @@ def _dropzone(kind: str) -> rx.Component:
         on_drop=State.upload_file(kind, rx.upload_files(upload_id=upload_id)),
         on_drop_rejected=lambda rejections: State.file_rejected(kind, rejection_codes(rejections)),
         aria_label=f"Upload the {kind.replace('_', ' ')} file",
-        width="100%",
-        border=f"2px dashed {COLOR['border']}",
-        border_radius=RADIUS["md"],
-        background=COLOR["surface"],
-        _hover={"border_color": COLOR["accent"]},
+        **DROP_ZONE_STYLE,
     )
 
 

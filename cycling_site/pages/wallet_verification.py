@@ -3,7 +3,6 @@ the wallet address, passport proof and Binance screenshots, and the terms (spec 
 
 import reflex as rx
 
-from cycling_site.messages import site as site_msg
 from cycling_site.messages import wallet as msg
 from cycling_site.routes import path_of
 from cycling_site.services.rider_files import WALLET_FILE_BYTES
@@ -17,6 +16,8 @@ from cycling_site.state.wallet_verification import (
     WalletVerificationState,
 )
 from cycling_site.ui.forms import (
+    DROP_ZONE_STYLE,
+    drop_zone_face,
     error_marks,
     field,
     field_error,
@@ -83,24 +84,7 @@ def _dropzone(kind: str, upload_id: str, label: str, hint: str, max_files: int) 
     return rx.box(
         rx.text(label, font_weight="600", font_size=SIZE["sm"], margin_bottom=SPACE["1"]),
         file_drop(
-            rx.vstack(
-                rx.cond(
-                    State.uploading == kind,
-                    rx.spinner(size="3"),
-                    rx.icon("upload", size=22, color=COLOR["accent_dark"]),
-                ),
-                rx.text(
-                    rx.cond(State.uploading == kind, site_msg.UPLOADING, "Choose or drop an image"),
-                    font_weight="600",
-                ),
-                rx.text(hint, font_size=SIZE["xs"], color=COLOR["muted"]),
-                align="center",
-                text_align="center",
-                spacing="1",
-                padding=SPACE["4"],
-                width="100%",
-                cursor="pointer",
-            ),
+            drop_zone_face(State.uploading == kind, "upload", "Choose or drop an image", hint),
             id=upload_id,
             accept=IMAGE_ACCEPT,
             max_files=max_files,
@@ -109,11 +93,7 @@ def _dropzone(kind: str, upload_id: str, label: str, hint: str, max_files: int) 
             on_drop=State.add_files(kind, rx.upload_files(upload_id=upload_id)),
             on_drop_rejected=lambda rejections: State.files_refused(kind, rejection_codes(rejections)),
             aria_label=label,
-            width="100%",
-            border=f"2px dashed {COLOR['border']}",
-            border_radius=RADIUS["md"],
-            background=COLOR["surface"],
-            _hover={"border_color": COLOR["accent"]},
+            **DROP_ZONE_STYLE,
         ),
         rx.vstack(_chosen(kind, State.passport if kind == PASSPORT else State.screenshots), spacing="1"),
         field_error(State.errors, kind),

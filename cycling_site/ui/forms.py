@@ -5,6 +5,7 @@ from typing import Any
 import reflex as rx
 from reflex.vars import ArrayVar, FunctionStringVar, ObjectVar
 
+from cycling_site.messages.site import UPLOADING
 from cycling_site.routes import path_of
 from cycling_site.ui.theme import COLOR, RADIUS, SIZE, SPACE
 
@@ -194,10 +195,59 @@ def rejection_codes(rejections: rx.Var) -> rx.Var:
     )
 
 
-def file_drop(*children: rx.Component, aria_label: str | rx.Var, **props) -> rx.Component:
-    """A drop zone and file picker whose file input carries the zone's name too: the input is only
-    visually hidden, so screen readers meet it and need its name."""
-    upload = rx.upload.root(*children, aria_label=aria_label, **props)
+FOCUS_RING = {"outline": f"2px solid {COLOR['accent']}", "outline_offset": "2px"}
+
+
+def file_drop(
+    *children: rx.Component, aria_label: str | rx.Var, button_inside: bool = False, **props
+) -> rx.Component:
+    """A drop zone and file picker whose file input is the keyboard's stop: a native file input, named by
+    the zone's label, opens the chooser on Enter or Space, and the zone shows the focus ring. The zone itself
+    stays out of the tab order (a focusable div has no role to announce). A zone drawn as a button has that
+    button as its stop instead."""
+    upload = rx.upload.root(
+        *children,
+        aria_label=aria_label,
+        no_keyboard=True,
+        style={**props.pop("style", {}), "&:has(input:focus-visible)": FOCUS_RING},
+        **props,
+    )
     zone = upload.children[0]
-    zone.children[0].custom_attrs["aria-label"] = aria_label
+    file_input = zone.children[0]
+    file_input.custom_attrs["aria-label"] = aria_label
+    if not button_inside:
+        # After react-dropzone's own props, which take the input out of the tab order.
+        file_input.special_props.append(rx.Var.create({"tabIndex": 0}))
     return upload
+
+
+# A dashed zone that files are dropped on.
+DROP_ZONE_STYLE = {
+    "width": "100%",
+    "border": f"2px dashed {COLOR['border']}",
+    "border_radius": RADIUS["md"],
+    "background": COLOR["surface"],
+    "_hover": {"border_color": COLOR["accent"]},
+}
+
+
+def drop_zone_face(sending: rx.Var, icon: str, line: rx.Var | rx.Component | str, hint: str) -> rx.Component:
+    """What a dashed drop zone shows: its icon (a spinner while a file is on its way), its line and its hint.
+    The line is a span: a bold paragraph over a small one reads as a false heading (axe p-as-heading)."""
+    shown = line if isinstance(line, rx.Component) else rx.fragment(line)
+    return rx.vstack(
+        rx.cond(sending, rx.spinner(size="3"), rx.icon(icon, size=22, color=COLOR["accent_dark"])),
+        rx.text(
+            rx.cond(sending, rx.fragment(UPLOADING), shown),
+            as_="span",
+            font_weight="600",
+            overflow_wrap="anywhere",
+        ),
+        rx.text(hint, font_size=SIZE["xs"], color=COLOR["muted"]),
+        align="center",
+        text_align="center",
+        spacing="1",
+        padding=SPACE["4"],
+        width="100%",
+        cursor="pointer",
+    )

@@ -3,13 +3,14 @@ with its success screen."""
 
 import reflex as rx
 
-from cycling_site.messages import site as site_msg
 from cycling_site.messages import third_party_import as msg
 from cycling_site.services import rider_files
 from cycling_site.services.third_party_import import MAX_PROOF_FILES, PLATFORMS
 from cycling_site.state.third_party_import import ImportState
 from cycling_site.ui.forms import (
+    DROP_ZONE_STYLE,
     INPUT_STYLE,
+    drop_zone_face,
     field,
     field_error,
     file_drop,
@@ -313,25 +314,11 @@ def _chosen_files() -> rx.Component:
 
 def _proof_step() -> rx.Component:
     dropzone = file_drop(
-        rx.vstack(
-            rx.cond(
-                State.uploading, rx.spinner(size="3"), rx.icon("upload", size=22, color=COLOR["accent_dark"])
-            ),
-            rx.text(
-                rx.cond(State.uploading, site_msg.UPLOADING, "Choose files or drop them here"),
-                font_weight="600",
-            ),
-            rx.text(
-                f"Images (JPEG, PNG) or PDF, up to {MAX_PROOF_FILES} files of 8 MB",
-                font_size=SIZE["xs"],
-                color=COLOR["muted"],
-                text_align="center",
-            ),
-            align="center",
-            spacing="1",
-            padding=SPACE["4"],
-            width="100%",
-            cursor="pointer",
+        drop_zone_face(
+            State.uploading,
+            "upload",
+            "Choose files or drop them here",
+            f"Images (JPEG, PNG) or PDF, up to {MAX_PROOF_FILES} files of 8 MB",
         ),
         id=UPLOAD_ID,
         accept=PROOF_ACCEPT,
@@ -342,11 +329,7 @@ def _proof_step() -> rx.Component:
         on_drop=State.upload_proofs(rx.upload_files(upload_id=UPLOAD_ID)),
         on_drop_rejected=lambda rejections: State.files_rejected(rejection_codes(rejections)),
         aria_label="Upload proof files",
-        width="100%",
-        border=f"2px dashed {COLOR['border']}",
-        border_radius=RADIUS["md"],
-        background=COLOR["surface"],
-        _hover={"border_color": COLOR["accent"]},
+        **DROP_ZONE_STYLE,
     )
     return rx.vstack(
         field(

@@ -6,11 +6,12 @@ import reflex as rx
 
 from components.countdown import countdown
 from components.dialog_focus import RETURN_FOCUS
-from cycling_site.messages import site as site_msg
 from cycling_site.messages import weigh_ins as msg
 from cycling_site.services.weigh_ins import MAX_PROOF_BYTES, WEIGHT_MAX, WEIGHT_MIN
 from cycling_site.state.weigh_ins import PROOF_UPLOAD, WeighInState
 from cycling_site.ui.forms import (
+    DROP_ZONE_STYLE,
+    drop_zone_face,
     field,
     field_error,
     file_drop,
@@ -137,33 +138,15 @@ def _proof_field() -> rx.Component:
     return rx.box(
         rx.text(msg.PROOF_LABEL, font_weight="600", font_size=SIZE["sm"], margin_bottom=SPACE["1"]),
         file_drop(
-            rx.vstack(
+            drop_zone_face(
+                State.proof_sending,
+                "camera",
                 rx.cond(
-                    State.proof_sending,
-                    rx.spinner(size="3"),
-                    rx.icon("camera", size=22, color=COLOR["accent_dark"]),
+                    State.proof_name != "",
+                    rx.el.span(State.proof_name, id="weight-proof-name"),
+                    rx.fragment(msg.CHOOSE_PROOF),
                 ),
-                rx.cond(
-                    State.proof_sending,
-                    rx.text(site_msg.UPLOADING, font_weight="600"),
-                    rx.cond(
-                        State.proof_name != "",
-                        rx.text(
-                            State.proof_name,
-                            id="weight-proof-name",
-                            font_weight="600",
-                            word_break="break-all",
-                        ),
-                        rx.text(msg.CHOOSE_PROOF, font_weight="600"),
-                    ),
-                ),
-                rx.text(msg.PROOF_HINT, font_size=SIZE["xs"], color=COLOR["muted"]),
-                align="center",
-                text_align="center",
-                spacing="1",
-                padding=SPACE["4"],
-                width="100%",
-                cursor="pointer",
+                msg.PROOF_HINT,
             ),
             id=PROOF_UPLOAD,
             accept=PROOF_ACCEPT,
@@ -174,11 +157,7 @@ def _proof_field() -> rx.Component:
             on_drop=State.upload_proof(rx.upload_files(upload_id=PROOF_UPLOAD)),
             on_drop_rejected=lambda rejections: State.proof_rejected(rejection_codes(rejections)),
             aria_label="Choose the photo or video of your weigh-in",
-            width="100%",
-            border=f"2px dashed {COLOR['border']}",
-            border_radius=RADIUS["md"],
-            background=COLOR["surface"],
-            _hover={"border_color": COLOR["accent"]},
+            **DROP_ZONE_STYLE,
         ),
         field_error(State.errors, "proof"),
         width="100%",

@@ -1,8 +1,8 @@
 """The accessibility check of every page the browser tests visit: axe-core runs in each page of a watched
 browser context once the page has settled after each change of path or of the dialog open on it, and again
 on the screen a test ends on. Each screen is checked in the context's own colour scheme, and each kind of
-screen in the other one too (emulated), with every rule axe ships but its experimental drafts, best
-practices included, and any violation of any impact fails the test that met it. The text whose contrast
+screen in the other one too (emulated), with every rule axe ships, best practices and experimental drafts
+included, and any violation of any impact fails the test that met it. The text whose contrast
 axe leaves for review (over gradients, translucent badges, partly covered) is measured from the pixels: the
 screen is shot as shown and again with that text made transparent, so the changed pixels are the text and
 the second shot holds the background under each of them. Each path, and each dialog opened on it, is
@@ -35,11 +35,6 @@ EXEMPT: dict[tuple[str, str], str] = {
     ("focus-order-semantics", "[data-radix-focus-guard]"): (
         "Radix's focus guards around an open menu or dialog: invisible, and they pass the focus on at once,"
         " so the keyboard never stops on them"
-    ),
-    ("focus-order-semantics", ".rx-Upload"): (
-        "a file drop zone (react-dropzone) is one stop that opens the file chooser on Enter or Space, named"
-        " by its aria-label; as a button it would nest its named file input inside a button"
-        " (nested-interactive) and differ from its visible text"
     ),
     ("region", "[data-radix-popper-content-wrapper] *"): (
         "an open menu or select list is drawn at the end of the page, outside the landmarks; it belongs to"
@@ -109,10 +104,8 @@ _IN_PAGE = """
   };
   let options = null;
   const runOptions = () => {
-    // Every rule axe ships, best practices included, but its experimental drafts: their findings came and
-    // went between two checks of one screen (focus-order-semantics on a drop zone in one scheme only).
-    const rules = axe.getRules().filter((rule) => !rule.tags.includes("experimental"));
-    const values = rules.map((rule) => rule.ruleId);
+    // Every rule axe ships: best practices and experimental drafts included.
+    const values = axe.getRules().map((rule) => rule.ruleId);
     return options ||= { runOnly: { type: "rule", values }, resultTypes: ["violations", "incomplete"] };
   };
   // The text axe could not judge, measured from the pixels by the test (__axePixels).

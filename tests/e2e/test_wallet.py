@@ -4,6 +4,7 @@ the files, the withdrawal form, the monthly limit, kids sent away, and the phone
 import io
 import re
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
 
 import pytest
 from PIL import Image
@@ -227,8 +228,19 @@ def test_verification_with_both_codes_and_the_files(page: Page, db):
     expect(_error(page, "passport_proof")).to_have_text(msg.FILE_TYPE)
     choose_files(passport, _file("huge.png", b"\x89PNG" + b"0" * (5 * 1024 * 1024)))
     expect(_error(page, "passport_proof")).to_have_text(msg.FILE_TOO_LARGE)
-    choose_files(passport, _file("passport.png", _png()))
+    # From the keyboard each zone is one stop, its file input: the zone shows a ring, Enter opens the chooser.
+    passport.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    expect(passport).to_be_focused()
+    expect(page.locator("#passport-upload")).to_have_css("outline-style", "solid")
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press("Enter")
+    with page.expect_request_finished(lambda request: urlsplit(request.url).path == "/_upload"):
+        chooser.value.set_files(_file("passport.png", _png()))
     expect(page.locator(".chosen-passport_proof")).to_have_count(1)
+    page.keyboard.press("Tab")
+    expect(screenshots).to_be_focused()
     expect(_error(page, "passport_proof")).to_have_count(0)
     choose_files(screenshots, [_file("binance-1.png", _png(20)), _file("binance-2.png", _png(24))])
     expect(page.locator(".chosen-binance_screenshot")).to_have_count(2)

@@ -5,7 +5,15 @@ from pathlib import Path
 
 import pytest
 
-from cycling_site.bundling import ANCHOR, CHUNK_GROUPS, SITE_COLORS, SiteColorsThemePlugin, group_chunks
+from cycling_site.bundling import (
+    ANCHOR,
+    CHUNK_GROUPS,
+    RADIX_LOADER,
+    SITE_COLORS,
+    SiteColorsThemePlugin,
+    drop_radix_loader,
+    group_chunks,
+)
 from cycling_site.settings import PROJECT_ROOT
 
 # Radix Themes 3's colour scales.
@@ -77,3 +85,10 @@ def test_the_icons_group_is_added_once():
 def test_a_changed_build_template_stops_the_build():
     with pytest.raises(RuntimeError, match="template changed"):
         group_chunks("export default defineConfig({})")
+    with pytest.raises(RuntimeError, match="template changed"):
+        drop_radix_loader("export function Layout() {}")
+
+
+def test_the_app_root_loads_no_radix_themes_for_server_sent_components():
+    app_root = f"  const loaders = {{\n{RADIX_LOADER}  }};\n"
+    assert drop_radix_loader(app_root) == "  const loaders = {\n  };\n"

@@ -135,9 +135,10 @@ def test_a_page_with_its_first_screen_leaves_its_scripts_to_its_imports_so_the_s
     badge = '<span class="fs-avatar">L</span>'
     assert "modulepreload" not in first_screen.with_first_screen(BUILT, faqs)
     # A public page the build drew whole (the sign-in form) paints first too; a signed-in page waits for its
-    # scripts and data anyway, and keeps them.
+    # scripts and data anyway, and keeps them, after its stylesheet.
     assert "modulepreload" not in first_screen.with_first_screen(BUILT, None, badge, drawn=True)
-    assert "modulepreload" in first_screen.with_first_screen(BUILT, None, badge)
+    signed_in = first_screen.with_first_screen(BUILT, None, badge)
+    assert '<link rel="modulepreload" fetchpriority="low" href="/assets/esm-De5CBTAF.js"/>' in signed_in
 
 
 def test_the_pictures_and_text_of_the_largest_paint_are_marked_for_the_live_pages_sizes(session):
