@@ -17,7 +17,7 @@ from cycling_site.models.events import Event, Track
 from cycling_site.services import events, teams
 from cycling_site.settings import PROJECT_ROOT, settings
 from tests.e2e.conftest import PHONE
-from tests.e2e.helpers import RIDER, session_cookies, sign_in, wait_signed_in
+from tests.e2e.helpers import RIDER, session_cookies, sign_in, wait_live, wait_signed_in
 
 CONTENT = PROJECT_ROOT / "content"
 CONTENT_PAGES = [
@@ -215,3 +215,18 @@ def test_on_a_phone_the_live_page_draws_nothing_larger_than_the_first_screen(pho
     reported = phone_page.evaluate(LIVE_PAINTS_REPORTED)
     assert reported["paints"] and reported["live"]
     assert max(reported["paints"]) < reported["live"], reported
+
+
+def test_a_page_downloads_the_radix_components_it_shows_not_the_whole_package(page: Page):
+    """Radix Themes whole is 500 KB of script; its theme panel is one component no page shows."""
+    scripts = []
+
+    def downloaded(answer) -> None:
+        if answer.request.resource_type == "script":
+            scripts.append(answer.url)
+
+    page.on("response", downloaded)
+    page.goto("/routes")
+    wait_live(page)
+    assert len(scripts) > 5
+    assert [url for url in scripts if "rt-ThemePanel" in httpx.get(url).text] == []
