@@ -10,7 +10,7 @@ from cycling_site.ui.events import HEADER_CELL, event_image
 from cycling_site.ui.feedback import loading_line
 from cycling_site.ui.first_screen import first_screen
 from cycling_site.ui.forms import form_alert
-from cycling_site.ui.layout import card, heading, page, scroll_region
+from cycling_site.ui.layout import card, heading, page
 from cycling_site.ui.links import link_button
 from cycling_site.ui.pagination import pagination
 from cycling_site.ui.theme import COLOR, CONTENT_WIDTH, DISPLAY_HEADING, RADIUS, SIZE, SPACE, VISUALLY_HIDDEN
@@ -29,92 +29,73 @@ def _chip(text: rx.Var, icon: str) -> rx.Component:
 
 
 CATEGORY_COLUMNS = ("TIME", "DISTANCE", "ELEVATION")
+CATEGORY_FIGURES = ("time", "distance", "elevation")
+# One table for every width: on a phone each category is a row of its own, its name above its three
+# figures, each under its column's name (the column headers hide there). A plain table, not Radix's, which
+# wraps each one in a scroll area: the list shows a dozen, and its first render and layout on a throttled
+# phone were mostly its categories, drawn twice (a table, and cards for phones).
+CATEGORY_TABLE_STYLE = {
+    "width": "100%",
+    "border_collapse": "collapse",
+    "font_size": SIZE["sm"],
+    "& th, & td": {"padding": f"{SPACE['2']} {SPACE['3']} {SPACE['2']} 0", "text_align": "left"},
+    "& thead th": {**HEADER_CELL, "font_weight": "600", "white_space": "nowrap"},
+    "& tbody tr": {"border_top": f"1px solid {COLOR['border']}"},
+    "& tbody th": {"font_weight": "400", "vertical_align": "top", "overflow_wrap": "anywhere"},
+    "& td": {"font_weight": "600", "vertical_align": "top"},
+    "& .category-label": {**HEADER_CELL, "display": "none"},
+    "@media (max-width: 47.99em)": {
+        "display": "block",
+        "& thead": {"display": "none"},
+        "& tbody": {"display": "block"},
+        "& tbody tr": {
+            "display": "grid",
+            "grid_template_columns": "repeat(3, minmax(0, 1fr))",
+            "gap": SPACE["2"],
+            "padding": f"{SPACE['3']} 0",
+        },
+        "& th, & td": {"padding": "0"},
+        "& tbody th": {"grid_column": "1 / -1"},
+        "& .category-label": {"display": "block"},
+    },
+}
 
 
-def _category_name(row: rx.Var) -> list[rx.Component]:
-    return [
-        # Not a paragraph: a bold one reads as a heading to screen readers.
-        rx.text(row["name"], as_="div", font_weight="700", class_name="category-name"),
-        rx.cond(
-            row["description"] != "",
-            rx.text(
-                row["description"],
-                as_="div",
-                font_size=SIZE["xs"],
-                font_weight="400",
-                color=COLOR["muted"],
-                class_name="category-description",
+def _category_row(row: rx.Var) -> rx.Component:
+    return rx.el.tr(
+        rx.el.th(
+            # Not a paragraph: a bold one reads as a heading to screen readers.
+            rx.el.div(row["name"], font_weight="700", class_name="category-name"),
+            rx.cond(
+                row["description"] != "",
+                rx.el.div(
+                    row["description"],
+                    font_size=SIZE["xs"],
+                    color=COLOR["muted"],
+                    class_name="category-description",
+                ),
             ),
+            scope="row",
         ),
-    ]
-
-
-def _category_card(row: rx.Var) -> rx.Component:
-    """A phone's category: its name, then its three figures side by side under their labels."""
-    return rx.el.li(
-        *_category_name(row),
-        rx.el.dl(
-            *[
-                rx.box(
-                    rx.el.dt(label, font_size=SIZE["xs"], color=COLOR["muted"], letter_spacing="0.06em"),
-                    rx.el.dd(row[key], margin="0", font_weight="600"),
-                )
-                for label, key in zip(CATEGORY_COLUMNS, ("time", "distance", "elevation"), strict=True)
-            ],
-            display="grid",
-            grid_template_columns="repeat(3, minmax(0, 1fr))",
-            gap=SPACE["2"],
-            margin=f"{SPACE['2']} 0 0",
-        ),
-        class_name="category-card",
-        padding_y=SPACE["3"],
-        border_top=f"1px solid {COLOR['border']}",
+        *[
+            rx.el.td(rx.el.span(label, class_name="category-label"), rx.el.span(row[key]))
+            for label, key in zip(CATEGORY_COLUMNS, CATEGORY_FIGURES, strict=True)
+        ],
     )
 
 
 def _category_table(event: rx.Var) -> rx.Component:
-    """A table from the sm width; a phone lists the categories, each with all of its figures in sight."""
-    rows = event["categories"].to(list[dict[str, str]])
-    table = rx.table.root(
-        rx.table.header(
-            rx.table.row(
-                rx.table.column_header_cell(rx.el.span("Category", style=VISUALLY_HIDDEN), **HEADER_CELL),
-                *[rx.table.column_header_cell(label, **HEADER_CELL) for label in CATEGORY_COLUMNS],
+    return rx.el.table(
+        rx.el.thead(
+            rx.el.tr(
+                rx.el.th(rx.el.span("Category", style=VISUALLY_HIDDEN), scope="col"),
+                *[rx.el.th(label, scope="col") for label in CATEGORY_COLUMNS],
             )
         ),
-        rx.table.body(
-            rx.foreach(
-                rows,
-                lambda row: rx.table.row(
-                    rx.table.row_header_cell(*_category_name(row)),
-                    rx.table.cell(row["time"]),
-                    rx.table.cell(row["distance"]),
-                    rx.table.cell(row["elevation"]),
-                ),
-            )
-        ),
-        size="1",
-        variant="ghost",
+        rx.el.tbody(rx.foreach(event["categories"].to(list[dict[str, str]]), _category_row)),
+        aria_label="Categories of " + event["name"].to(str),
         class_name="category-table",
-        white_space="nowrap",
-        width="100%",
-    )
-    return rx.fragment(
-        rx.box(
-            scroll_region(table, "Categories of " + event["name"].to(str)),
-            display=["none", "none", "block"],
-            width="100%",
-        ),
-        rx.el.ul(
-            rx.foreach(rows, _category_card),
-            aria_label="Categories of " + event["name"].to(str),
-            class_name="category-cards",
-            display=["block", "block", "none"],
-            list_style="none",
-            margin="0",
-            padding="0",
-            width="100%",
-        ),
+        style=CATEGORY_TABLE_STYLE,
     )
 
 
