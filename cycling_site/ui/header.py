@@ -219,12 +219,18 @@ def _login_button() -> rx.Component:
     )
 
 
+# The site's menu needs about 900 px beside the logo and the rider's side: narrower screens (a tablet
+# upright) open it from the menu button.
+NARROW = ["block", "block", "block", "none"]
+WIDE = ["none", "none", "none", "block"]
+
+
 def header() -> rx.Component:
     """The rider's side waits for the session check, so a signed-in rider never sees Login flash."""
     return rx.el.header(
         rx.hstack(
             rx.hstack(
-                rx.box(_mobile_menu(), display=["block", "block", "none"]),
+                rx.box(_mobile_menu(), display=NARROW),
                 logo(),
                 spacing="2",
                 align="center",
@@ -240,7 +246,7 @@ def header() -> rx.Component:
                     align="center",
                     justify="center",
                 ),
-                display=["none", "none", "block"],
+                display=WIDE,
                 aria_label="Site",
                 # It fills the room between the logo and the rider's side: the menu's arrival moves nothing.
                 flex="1",

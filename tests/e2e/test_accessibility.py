@@ -7,6 +7,7 @@ import re
 from datetime import date
 from urllib.parse import urlsplit
 
+import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from sqlmodel import Session
 
@@ -112,6 +113,37 @@ def test_the_subscribe_notice_stays_with_its_page(page: Page):
     expect(page).to_have_url(at("/about-us"))
     expect(page.get_by_role("heading", level=1)).to_be_visible()
     expect(page.locator("#subscribe-notice")).to_have_count(0)
+
+
+# Pairs of the header's links and buttons drawn over each other (neither inside the other).
+HEADER_OVERLAPS = """() => {
+  const shown = [...document.querySelectorAll("header a, header button")]
+    .filter((e) => e.getClientRects().length);
+  const overlaps = [];
+  shown.forEach((a, i) => shown.slice(i + 1).forEach((b) => {
+    if (a.contains(b) || b.contains(a)) return;
+    const r = a.getBoundingClientRect(), s = b.getBoundingClientRect();
+    if (r.left < s.right && s.left < r.right && r.top < s.bottom && s.top < r.bottom) {
+      overlaps.push([a.textContent.trim(), b.textContent.trim()]);
+    }
+  }));
+  return overlaps;
+}"""
+
+
+@pytest.mark.parametrize("width", [800, 1000, 1280])
+def test_the_header_fits_a_tablet_and_a_desktop(page: Page, width: int):
+    """An upright tablet opens the site's menu from its button; a wider screen shows it whole, beside the
+    logo, not over it."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto("/faqs")
+    expect(page.locator("#menu-loading")).to_have_count(0)
+    wide = width >= 992
+    expect(page.get_by_role("navigation", name="Site").get_by_role("link", name="Events")).to_be_visible(
+        visible=wide
+    )
+    expect(page.get_by_role("button", name="Open site menu")).to_be_visible(visible=not wide)
+    assert page.evaluate(HEADER_OVERLAPS) == []
 
 
 def test_the_dashboard_tabs_and_progress_fit_a_phone(phone_page: Page):
