@@ -9,7 +9,7 @@ once its start has passed and takes it away at its end; the server holds the sam
 
 import logging
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from sqlalchemy import bindparam, exists, func
@@ -199,9 +199,25 @@ def may_submit(session: Session, account: Account, event_id: object, kind: str, 
     return event
 
 
-def keep_proof(session: Session, account: Account, name: str, data: bytes) -> RiderFile:
+# A proof chosen but never sent with a declaration is taken back when the rider next chooses one, once it is
+# this old: a dialog still open in another tab keeps its own.
+UNSENT_PROOF_KEPT_FOR = timedelta(days=1)
+
+
+def keep_proof(
+    session: Session, account: Account, name: str, data: bytes, now: datetime | None = None
+) -> RiderFile:
     """Keeps the dialog's proof as soon as it is chosen: its Submit then only names the file, a small action
-    that a dropped connection sends again and the site makes once."""
+    that a dropped connection sends again and the site makes once. The rider's proofs chosen and never sent
+    go then, after UNSENT_PROOF_KEPT_FOR."""
+    sent = exists().where(WeightSubmission.proof_file_id == RiderFile.id)
+    unsent = select(RiderFile).where(
+        RiderFile.account_id == account.id,
+        RiderFile.kind == PROOF_KIND,
+        RiderFile.created_at < (now or utcnow()) - UNSENT_PROOF_KEPT_FOR,
+        ~sent,
+    )
+    rider_files.discard(session, list(session.exec(unsent).all()))
     try:
         return rider_files.store(session, account, PROOF_KIND, name, data)
     except rider_files.FileRefused as exc:

@@ -274,6 +274,35 @@ def test_a_proof_kept_when_chosen_goes_with_one_declaration_only(session, make_a
     assert count(session, WeightSubmission) == 1
 
 
+def test_a_proof_chosen_and_never_sent_goes_when_the_rider_chooses_one_a_day_later(
+    session, make_account, make_event
+):
+    """The dialog keeps a proof as soon as it is chosen; one never sent with a declaration does not stay on
+    the site for good, while one chosen in another tab today and the proof of a declaration stay."""
+    rider, other, event = make_account(), make_account(email="other@example.com"), make_event()
+    register(session, rider, event)
+    old = NOW - weigh_ins.UNSENT_PROOF_KEPT_FOR - timedelta(minutes=1)
+    sent = weigh_ins.keep_proof(session, rider, *PHOTO, now=old)
+    weigh_ins.submit(session, rider, event.id, "pre_weight", "68.4", None, NOW, kept_proof=sent.id)
+    forgotten = weigh_ins.keep_proof(session, rider, *PHOTO, now=old)
+    others = weigh_ins.keep_proof(session, other, *PHOTO, now=old)
+    for row in (sent, forgotten, others):
+        row.created_at = old
+    session.commit()
+    forgotten_file = forgotten.stored_as
+    in_another_tab = weigh_ins.keep_proof(session, rider, *PHOTO, now=NOW)
+
+    chosen = weigh_ins.keep_proof(session, rider, *PHOTO, now=NOW)
+    assert {row.id for row in session.exec(select(RiderFile)).all()} == {
+        sent.id,
+        others.id,
+        in_another_tab.id,
+        chosen.id,
+    }
+    assert forgotten_file not in stored_files()
+    assert {sent.stored_as, in_another_tab.stored_as, chosen.stored_as} <= set(stored_files())
+
+
 @pytest.mark.parametrize(
     ("weight", "proof", "errors"),
     [
