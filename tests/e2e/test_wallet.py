@@ -239,6 +239,9 @@ def test_verification_with_both_codes_and_the_files(page: Page, db):
     with page.expect_request_finished(lambda request: urlsplit(request.url).path == "/_upload"):
         chooser.value.set_files(_file("passport.png", _png()))
     expect(page.locator(".chosen-passport_proof")).to_have_count(1)
+    expect(passport).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.locator(".chosen-passport_proof").get_by_role("button", name="Remove")).to_be_focused()
     page.keyboard.press("Tab")
     expect(screenshots).to_be_focused()
     expect(_error(page, "passport_proof")).to_have_count(0)
