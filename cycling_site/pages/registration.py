@@ -10,13 +10,11 @@ from cycling_site.state.registration import STEP_HEADING_ID, RegistrationState, 
 from cycling_site.ui.events import event_image, winners_card
 from cycling_site.ui.feedback import loading_line, primary_link, status_panel
 from cycling_site.ui.forms import (
-    DROP_ZONE_STYLE,
     INPUT_STYLE,
     checkbox_field,
-    drop_zone_face,
+    drop_zone,
     field,
     field_error,
-    file_drop,
     form_alert,
     live_input,
     rejection_codes,
@@ -160,10 +158,11 @@ def _dropzone(kind: str) -> rx.Component:
     upload_id = f"upload-{kind}"
     video = kind == "device_video"
     hint = "MP4, MOV or WEBM, up to 8 MB" if video else "JPEG, JPG, PNG or PDF, up to 8 MB"
-    return file_drop(
-        drop_zone_face(
-            State.uploading == kind, "video" if video else "upload", "Choose a file or drop it here", hint
-        ),
+    return drop_zone(
+        State.uploading == kind,
+        "video" if video else "upload",
+        "Choose a file or drop it here",
+        hint,
         id=upload_id,
         accept=VIDEO_ACCEPT if video else DOCUMENT_ACCEPT,
         max_files=1,
@@ -172,7 +171,6 @@ def _dropzone(kind: str) -> rx.Component:
         on_drop=State.upload_file(kind, rx.upload_files(upload_id=upload_id)),
         on_drop_rejected=lambda rejections: State.file_rejected(kind, rejection_codes(rejections)),
         aria_label=f"Upload the {kind.replace('_', ' ')} file",
-        **DROP_ZONE_STYLE,
     )
 
 

@@ -16,12 +16,10 @@ from cycling_site.state.wallet_verification import (
     WalletVerificationState,
 )
 from cycling_site.ui.forms import (
-    DROP_ZONE_STYLE,
-    drop_zone_face,
+    drop_zone,
     error_marks,
     field,
     field_error,
-    file_drop,
     form_alert,
     live_input,
     rejection_codes,
@@ -83,8 +81,11 @@ def _chosen(kind: str, files: rx.Var) -> rx.Component:
 def _dropzone(kind: str, upload_id: str, label: str, hint: str, max_files: int) -> rx.Component:
     return rx.box(
         rx.text(label, font_weight="600", font_size=SIZE["sm"], margin_bottom=SPACE["1"]),
-        file_drop(
-            drop_zone_face(State.uploading == kind, "upload", "Choose or drop an image", hint),
+        drop_zone(
+            State.uploading == kind,
+            "upload",
+            "Choose or drop an image",
+            hint,
             id=upload_id,
             accept=IMAGE_ACCEPT,
             max_files=max_files,
@@ -93,7 +94,6 @@ def _dropzone(kind: str, upload_id: str, label: str, hint: str, max_files: int) 
             on_drop=State.add_files(kind, rx.upload_files(upload_id=upload_id)),
             on_drop_rejected=lambda rejections: State.files_refused(kind, rejection_codes(rejections)),
             aria_label=label,
-            **DROP_ZONE_STYLE,
         ),
         rx.vstack(_chosen(kind, State.passport if kind == PASSPORT else State.screenshots), spacing="1"),
         field_error(State.errors, kind),

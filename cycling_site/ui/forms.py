@@ -222,7 +222,7 @@ def file_drop(
 
 
 # A dashed zone that files are dropped on.
-DROP_ZONE_STYLE = {
+_DROP_ZONE_STYLE = {
     "width": "100%",
     "border": f"2px dashed {COLOR['border']}",
     "border_radius": RADIUS["md"],
@@ -231,11 +231,13 @@ DROP_ZONE_STYLE = {
 }
 
 
-def drop_zone_face(sending: rx.Var, icon: str, line: rx.Var | rx.Component | str, hint: str) -> rx.Component:
-    """What a dashed drop zone shows: its icon (a spinner while a file is on its way), its line and its hint.
+def drop_zone(
+    sending: rx.Var, icon: str, line: rx.Var | rx.Component | str, hint: str, **file_drop_props
+) -> rx.Component:
+    """A dashed file_drop showing its icon (a spinner while a file is on its way), its line and its hint.
     The line is a span: a bold paragraph over a small one reads as a false heading (axe p-as-heading)."""
     shown = line if isinstance(line, rx.Component) else rx.fragment(line)
-    return rx.vstack(
+    face = rx.vstack(
         rx.cond(sending, rx.spinner(size="3"), rx.icon(icon, size=22, color=COLOR["accent_dark"])),
         rx.text(
             rx.cond(sending, rx.fragment(UPLOADING), shown),
@@ -251,3 +253,4 @@ def drop_zone_face(sending: rx.Var, icon: str, line: rx.Var | rx.Component | str
         width="100%",
         cursor="pointer",
     )
+    return file_drop(face, **_DROP_ZONE_STYLE, **file_drop_props)

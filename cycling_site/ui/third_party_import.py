@@ -8,12 +8,10 @@ from cycling_site.services import rider_files
 from cycling_site.services.third_party_import import MAX_PROOF_FILES, PLATFORMS
 from cycling_site.state.third_party_import import ImportState
 from cycling_site.ui.forms import (
-    DROP_ZONE_STYLE,
     INPUT_STYLE,
-    drop_zone_face,
+    drop_zone,
     field,
     field_error,
-    file_drop,
     form_alert,
     rejection_codes,
     text_input,
@@ -313,13 +311,11 @@ def _chosen_files() -> rx.Component:
 
 
 def _proof_step() -> rx.Component:
-    dropzone = file_drop(
-        drop_zone_face(
-            State.uploading,
-            "upload",
-            "Choose files or drop them here",
-            f"Images (JPEG, PNG) or PDF, up to {MAX_PROOF_FILES} files of 8 MB",
-        ),
+    dropzone = drop_zone(
+        State.uploading,
+        "upload",
+        "Choose files or drop them here",
+        f"Images (JPEG, PNG) or PDF, up to {MAX_PROOF_FILES} files of 8 MB",
         id=UPLOAD_ID,
         accept=PROOF_ACCEPT,
         multiple=True,
@@ -329,7 +325,6 @@ def _proof_step() -> rx.Component:
         on_drop=State.upload_proofs(rx.upload_files(upload_id=UPLOAD_ID)),
         on_drop_rejected=lambda rejections: State.files_rejected(rejection_codes(rejections)),
         aria_label="Upload proof files",
-        **DROP_ZONE_STYLE,
     )
     return rx.vstack(
         field(

@@ -10,11 +10,9 @@ from cycling_site.messages import weigh_ins as msg
 from cycling_site.services.weigh_ins import MAX_PROOF_BYTES, WEIGHT_MAX, WEIGHT_MIN
 from cycling_site.state.weigh_ins import PROOF_UPLOAD, WeighInState
 from cycling_site.ui.forms import (
-    DROP_ZONE_STYLE,
-    drop_zone_face,
+    drop_zone,
     field,
     field_error,
-    file_drop,
     form_alert,
     live_input,
     rejection_codes,
@@ -137,17 +135,15 @@ def _warning(text: rx.Var) -> rx.Component:
 def _proof_field() -> rx.Component:
     return rx.box(
         rx.text(msg.PROOF_LABEL, font_weight="600", font_size=SIZE["sm"], margin_bottom=SPACE["1"]),
-        file_drop(
-            drop_zone_face(
-                State.proof_sending,
-                "camera",
-                rx.cond(
-                    State.proof_name != "",
-                    rx.el.span(State.proof_name, id="weight-proof-name"),
-                    rx.fragment(msg.CHOOSE_PROOF),
-                ),
-                msg.PROOF_HINT,
+        drop_zone(
+            State.proof_sending,
+            "camera",
+            rx.cond(
+                State.proof_name != "",
+                rx.el.span(State.proof_name, id="weight-proof-name"),
+                rx.fragment(msg.CHOOSE_PROOF),
             ),
+            msg.PROOF_HINT,
             id=PROOF_UPLOAD,
             accept=PROOF_ACCEPT,
             max_files=1,
@@ -157,7 +153,6 @@ def _proof_field() -> rx.Component:
             on_drop=State.upload_proof(rx.upload_files(upload_id=PROOF_UPLOAD)),
             on_drop_rejected=lambda rejections: State.proof_rejected(rejection_codes(rejections)),
             aria_label="Choose the photo or video of your weigh-in",
-            **DROP_ZONE_STYLE,
         ),
         field_error(State.errors, "proof"),
         width="100%",
