@@ -11,7 +11,7 @@ from cycling_site.messages import site as site_msg
 from cycling_site.messages import teams as msg
 from cycling_site.models import Team, TeamMembership
 from cycling_site.models.teams import NAME_MAX
-from tests.e2e.helpers import RIDER, at, new_account, returning_rider, wait_signed_in
+from tests.e2e.helpers import RIDER, at, new_account, returning_rider, wait_live, wait_signed_in
 
 # The demo's public teams by name: ten on page 1, the rest on page 2 (teams made here sort after them).
 FIRST_PAGE_FIRST = "Abu Dhabi Aero Club"
@@ -191,6 +191,7 @@ def test_creating_a_team_with_its_error_messages_then_closing_it(page: Page, db)
 
     # The owner as its only member: leaving closes the team.
     page.goto("/my-teams")
+    wait_live(page)
     page.click("#tab-owned")
     _card(page, name).locator(".team-leave").click()
     expect(page.get_by_text(msg.TEAM_CLOSED.format(name=name))).to_be_visible()
@@ -215,6 +216,7 @@ def test_an_owner_with_members_cannot_leave(page: Page, db):
     db.add(TeamMembership(team_id=team.id, account_id=mate.id))
     db.commit()
     page.goto("/my-teams")
+    wait_live(page)
     page.click("#tab-owned")
     _card(page, name).locator(".team-leave").click()
     expect(page.get_by_text(msg.OWNER_CANNOT_LEAVE)).to_be_visible()
