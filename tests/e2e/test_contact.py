@@ -6,6 +6,7 @@ from sqlmodel import func, select
 from cycling_site.messages import contact as msg
 from cycling_site.models import ContactMessage, Subscriber
 from cycling_site.settings import settings
+from tests.e2e.helpers import wait_live
 
 SUBMIT = "#contact-submit"
 SUPPORT = settings.support_email
@@ -64,6 +65,7 @@ def test_a_visitor_sends_a_message_and_support_gets_it(page: Page, db):
 
 def test_each_rule_shows_its_message_and_nothing_is_sent(page: Page, db):
     page.goto("/contact-us")
+    wait_live(page)
     page.click(SUBMIT)
     expect(page.locator("#name-error")).to_have_text(msg.NAME_REQUIRED)
     expect(page.locator("#email-error")).to_have_text(msg.EMAIL_REQUIRED)

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from cycling_site.messages import content as msg
-from tests.e2e.helpers import at
+from tests.e2e.helpers import at, wait_live
 
 BANNER_PAGES = [
     ("/terms-and-conditions", "Terms and conditions", False),
@@ -100,6 +100,7 @@ def test_faqs_open_and_close_by_click_and_keyboard(page: Page):
 def test_faqs_on_a_phone(phone_page: Page):
     page = phone_page
     page.goto("/faqs")
+    wait_live(page)
     page.get_by_role("button", name="How do I protest a result?").click()
     expect(page.get_by_text("within 24 hours", exact=False).first).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 375

@@ -21,6 +21,7 @@ from tests.e2e.helpers import (
     new_account,
     returning_rider,
     submit,
+    wait_live,
     wait_signed_in,
 )
 from tests.e2e.slow_network import Relay
@@ -152,6 +153,7 @@ def test_pre_verification_and_team_create(page: Page, db: Session, slow_network:
         },
     )
     page.goto("/teams")
+    wait_live(page)
     page.locator("#create-team").click()
     typed_at_every_speed(
         page, slow_network, {"#name": "Desert Foxes", "#description": "Sunday rides from Al Qudra."}

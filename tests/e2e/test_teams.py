@@ -206,6 +206,7 @@ def test_an_owner_with_members_cannot_leave(page: Page, db):
     wait_signed_in(page)
     name = f"Zabeel Pacers {uuid.uuid4().hex[:6]}"
     page.goto("/teams")
+    wait_live(page)
     page.click("#create-team")
     page.locator("#create-team-dialog #name").fill(name)
     page.locator("#create-team-dialog #create-team-submit button").click()
