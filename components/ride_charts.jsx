@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 // recharts and the drawing code are fetched once the page has painted the text around a chart: the
 // rider reads the page while the chart code arrives, and drawing runs in a task of its own. Until then
@@ -34,9 +34,29 @@ function useDrawn() {
   return module;
 }
 
+// A chart is drawn once its box comes within a screen of the window: on a phone the dashboard's charts
+// are below the first screen, and drawing them at once (recharts: about 100 ms each on a phone) held up
+// the page while the rider read its top.
+const NEAR = "100% 0px";
+
+function useNear(box) {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    if (near || !box.current) return undefined;
+    const watch = new IntersectionObserver((seen) => seen.some((entry) => entry.isIntersecting) && setNear(true), {
+      rootMargin: NEAR,
+    });
+    watch.observe(box.current);
+    return () => watch.disconnect();
+  }, [near, box]);
+  return near;
+}
+
 function AfterPaint({ name, height, props }) {
   const module = useDrawn();
-  if (!module) return <div id={props.id} style={{ width: "100%", height }} />;
+  const box = useRef(null);
+  const near = useNear(box);
+  if (!module || !near) return <div ref={box} id={props.id} style={{ width: "100%", height }} />;
   const Chart = module[name];
   return <Chart {...props} />;
 }

@@ -148,13 +148,13 @@ class BuiltFiles(PrecompressedStaticFiles, _LookupsOnLoop):
             return response
         if badge is not None:
             with open(built, encoding="utf-8") as page_file:
-                body = first_screen.with_first_screen(page_file.read(), None, badge, drawn=public).encode()
+                body = first_screen.with_first_screen(page_file.read(), None, badge).encode()
             return _page_answer(body, gzip.compress(body, 6), scope, private=True)
         modified = os.stat(built).st_mtime
         kept = _drawn.get(built)
         if kept is None or kept[0] != modified:
             with open(built, encoding="utf-8") as page_file:
-                body = first_screen.with_first_screen(page_file.read(), None, drawn=True).encode()
+                body = first_screen.with_first_screen(page_file.read(), None).encode()
             kept = _drawn[built] = (modified, body, gzip.compress(body, 6))
         return _page_answer(kept[1], kept[2], scope, private=False)
 

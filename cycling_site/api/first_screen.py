@@ -27,7 +27,7 @@ import nh3
 from sqlalchemy.exc import SQLAlchemyError
 
 from cycling_site.api.caching import PUBLIC_SECONDS
-from cycling_site.bundling import EVENT_TEMPLATE_PATH
+from cycling_site.bundling import EVENT_TEMPLATE_PATH, after_first_paint
 from cycling_site.clients import content
 from cycling_site.db import in_session
 from cycling_site.messages import site as site_msg
@@ -57,15 +57,14 @@ BANNER_SIZE = (1800, 600)
 _EMPTY_SLOT = re.compile(rf'(<div\b[^>]*\bid="{SLOT_ID}"[^>]*>)(</div>)')
 _EMPTY_RIDER_SLOT = re.compile(rf'(<div\b[^>]*\bid="{RIDER_SLOT_ID}"[^>]*>)(</div>)')
 _TITLE = re.compile(r"<title>[^<]*</title>")
-# A page whose first screen is in its HTML (a snapshot, or a public page prerendered whole, such as the
-# sign-in form) draws it as soon as its stylesheet is in. The build's modulepreload links had the page's
-# scripts (250 KB) share a phone's connection with the stylesheet, which the first paint waited for: 2.2 s
-# of the largest paint's 2.9 s on Lighthouse's phone. Without them the scripts come by the page's own
-# imports, a few round trips later, to take the page over. A signed-in page keeps them, at low priority:
-# its content waits for its scripts and the rider's data, but its frame and the rider's badge paint first
-# (Lighthouse's phone: the dashboard's first paint 3.2 s -> 0.9 s, the wallet's 2.8 s -> 1.6 s).
+# Every page's first screen is in its HTML: a snapshot, a public page prerendered whole (the sign-in
+# form), or a signed-in page's frame (header, the rider's badge, the page's own words and skeletons). It
+# draws as soon as its stylesheet is in. The build's modulepreload links had the page's scripts (250 KB)
+# share a phone's connection with the stylesheet, which the first paint waited for: 2.2 s of the largest
+# paint's 2.9 s on Lighthouse's phone. Without them the scripts come by the page's own imports, a few
+# round trips later, to take the page over (the dashboard's largest paint on Lighthouse's phone: 3.0 s ->
+# 1.1 s).
 _MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="[^"]*"/>')
-_PRELOAD_TAG = '<link rel="modulepreload" '
 _DESCRIPTION = re.compile(r'<meta content="[^"]*" name="description"/>')
 
 
@@ -332,19 +331,14 @@ async def rider(token: str, user_id: str) -> str | None:
         return None
 
 
-def with_first_screen(
-    built: str, screen: FirstScreen | None, badge: str | None = None, drawn: bool = False
-) -> str:
+def with_first_screen(built: str, screen: FirstScreen | None, badge: str | None = None) -> str:
     """The built page with the snapshot in its slot and its own title and description when it has them, and
-    the signed-in rider's badge in the header. A page with a snapshot, or `drawn` whole by the build, paints
-    before its scripts come; any other fetches them after its stylesheet."""
-    page = built
+    the signed-in rider's badge in the header. It paints before its scripts come, which take it over after
+    that first paint."""
+    page = after_first_paint(built)
     if badge is not None:
         page = _EMPTY_RIDER_SLOT.sub(lambda slot: slot.group(1) + badge + slot.group(2), page, count=1)
-    if screen is not None or drawn:
-        page = _MODULE_PRELOAD.sub("", page)
-    else:
-        page = page.replace(_PRELOAD_TAG, _PRELOAD_TAG + 'fetchpriority="low" ')
+    page = _MODULE_PRELOAD.sub("", page)
     if screen is None:
         return page
     page = _EMPTY_SLOT.sub(

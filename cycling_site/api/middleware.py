@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from reflex_base.constants import Endpoint
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cycling_site.bundling import after_first_paint
 from cycling_site.messages import site as msg
 from cycling_site.settings import DEFAULT_PORTS, PROJECT_ROOT, origin_of, settings
 from cycling_site.wire.activity import EMBEDDED_PREFIX as ACTIVITY_PREFIX
@@ -68,12 +69,14 @@ def script_hash(source: bytes) -> str:
 
 
 def inline_script_hashes(build_dir: Path) -> list[str]:
-    """The hash of every inline script of the built pages."""
+    """The hash of every inline script of the built pages, as built and as served (after_first_paint)."""
     found = set()
     for page in build_dir.rglob("*.html"):
-        for attributes, source in _INLINE_SCRIPT.findall(page.read_bytes()):
-            if not _SRC_ATTRIBUTE.search(attributes):
-                found.add(script_hash(source))
+        built = page.read_text()
+        for served in (built, after_first_paint(built)):
+            for attributes, source in _INLINE_SCRIPT.findall(served.encode()):
+                if not _SRC_ATTRIBUTE.search(attributes):
+                    found.add(script_hash(source))
     return sorted(found)
 
 

@@ -13,6 +13,7 @@ CURVE_FAILED = "Unable to fetch the power curve. Please try again."
 # Spec 3 section 8, then what to do about it.
 NO_FILES = "No Files found for this user."
 NO_FILES_HINT = "Ride in the game or upload a FIT file and your rides appear here."
+CURVE_LOADING = "Loading your power curve..."
 NO_CURVE = "Your power curve appears after your first ride with power."
 UPLOADED = "Ride uploaded: {title}."
 UPLOAD_BUTTON = "UPLOAD FIT FILE"

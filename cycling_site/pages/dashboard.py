@@ -24,16 +24,30 @@ DATA_TYPE_LABELS = (("distance", "DISTANCE"), ("elevation", "ELEVATION"))
 UPLOAD_ID = "ride-upload"
 TYPE_ICON = {"event": "trophy", "workout": "dumbbell", "ride": "bike"}
 SPORT_ICON = {"cycling": "bike", "running": "footprints"}
+# The power curve's height, which its loading line keeps so nothing moves when the curve comes.
+CURVE_HEIGHT = 300
+# The skeleton's pulse (between the theme's greys 3 and 4) in light tints: the greys vanish on the ink header.
+ON_INK_SKELETON = {"--gray-a3": "rgba(232, 236, 244, 0.10)", "--gray-a4": "rgba(232, 236, 244, 0.22)"}
 
 
 def _section_title(text: str, **props) -> rx.Component:
     return rx.heading(text, as_="h2", font_size=SIZE["lg"], **DISPLAY_HEADING, **props)
 
 
+def _until_loaded(component: rx.Component, **size) -> rx.Component:
+    """A value of the rider's, drawn as a skeleton of about its size while the dashboard reads it: the page's
+    frame and its own words paint with the served HTML, not a spinner over the whole page."""
+    return rx.skeleton(component, loading=DashboardState.profile_loading, style=ON_INK_SKELETON, **size)
+
+
 def _stat(label: str, value: rx.Var, stat_id: str) -> rx.Component:
     return rx.vstack(
         rx.text(label, font_size=SIZE["xs"], color=COLOR["on_ink_muted"], letter_spacing="0.08em"),
-        rx.text(value, font_size=SIZE["lg"], font_weight="800", id=stat_id),
+        _until_loaded(
+            rx.text(value, font_size=SIZE["lg"], font_weight="800", id=stat_id),
+            min_width="2.5em",
+            height="1.5em",
+        ),
         spacing="0",
         min_width="72px",
     )
@@ -54,39 +68,53 @@ def _chip(text: rx.Var, chip_id: str, background: str, color: str) -> rx.Compone
 
 
 def profile_header() -> rx.Component:
-    jersey = rx.image(
-        src="/jerseys/" + DashboardState.jersey,
-        alt="Jersey",
-        id="rider-jersey",
-        width=["72px", "96px"],
-        height=["72px", "96px"],
-        flex_shrink="0",
+    jersey_size = {"width": ["72px", "96px"], "height": ["72px", "96px"], "flex_shrink": "0"}
+    jersey = rx.cond(
+        DashboardState.profile_loading,
+        _until_loaded(rx.box(**jersey_size)),
+        rx.image(src="/jerseys/" + DashboardState.jersey, alt="Jersey", id="rider-jersey", **jersey_size),
     )
     names = rx.vstack(
-        rx.hstack(
-            country_flag(code=DashboardState.country_code, name=DashboardState.country_name, height=18),
-            rx.text(DashboardState.country_name, font_size=SIZE["sm"], color=COLOR["on_ink_muted"]),
-            spacing="2",
-            align="center",
+        _until_loaded(
+            rx.hstack(
+                country_flag(code=DashboardState.country_code, name=DashboardState.country_name, height=18),
+                rx.text(DashboardState.country_name, font_size=SIZE["sm"], color=COLOR["on_ink_muted"]),
+                spacing="2",
+                align="center",
+            ),
+            min_width="9em",
+            height="1.25em",
         ),
-        rx.heading(
-            DashboardState.firstname + " " + DashboardState.lastname,
-            as_="h1",
-            id="rider-name",
-            font_size=[SIZE["xl"], SIZE["2xl"]],
-            **DISPLAY_HEADING,
+        _until_loaded(
+            rx.heading(
+                DashboardState.firstname + " " + DashboardState.lastname,
+                as_="h1",
+                id="rider-name",
+                font_size=[SIZE["xl"], SIZE["2xl"]],
+                **DISPLAY_HEADING,
+            ),
+            width="8em",
+            height="1.25em",
         ),
         rx.cond(
-            DashboardState.team != "",
-            rx.text(DashboardState.team, id="rider-team", color=COLOR["on_ink_muted"], font_weight="600"),
-        ),
-        rx.hstack(
-            _chip(DashboardState.gender, "rider-gender", COLOR["ink"], COLOR["on_ink"]),
-            rx.cond(
-                DashboardState.category != "",
-                _chip(DashboardState.category, "rider-category", COLOR["accent"], "white"),
+            DashboardState.profile_loading | (DashboardState.team != ""),
+            _until_loaded(
+                rx.text(DashboardState.team, id="rider-team", color=COLOR["on_ink_muted"], font_weight="600"),
+                min_width="7em",
+                height="1.25em",
             ),
-            spacing="2",
+        ),
+        _until_loaded(
+            rx.hstack(
+                _chip(DashboardState.gender, "rider-gender", COLOR["ink"], COLOR["on_ink"]),
+                rx.cond(
+                    DashboardState.category != "",
+                    _chip(DashboardState.category, "rider-category", COLOR["accent"], "white"),
+                ),
+                spacing="2",
+            ),
+            min_width="5em",
+            height="1.4em",
         ),
         spacing="1",
         align="start",
@@ -96,7 +124,10 @@ def profile_header() -> rx.Component:
         _stat("FTP (W)", DashboardState.ftp, "rider-ftp"),
         _stat("WEIGHT (KG)", DashboardState.weight, "rider-weight"),
         _stat("HEIGHT (CM)", DashboardState.height, "rider-height"),
-        rx.cond(DashboardState.age != "", _stat("AGE", DashboardState.age, "rider-age")),
+        rx.cond(
+            DashboardState.profile_loading | (DashboardState.age != ""),
+            _stat("AGE", DashboardState.age, "rider-age"),
+        ),
         spacing="5",
         flex_wrap="wrap",
         row_gap=SPACE["3"],
@@ -121,6 +152,7 @@ def profile_header() -> rx.Component:
             gap=SPACE["5"],
         ),
         id="profile-header",
+        aria_busy=DashboardState.profile_loading,
         background=f"linear-gradient(120deg, {COLOR['ink']} 0%, {COLOR['ink_soft']} 100%)",
         color=COLOR["on_ink"],
         border_radius=RADIUS["lg"],
@@ -146,9 +178,17 @@ def _overall_chart(chart_id: str) -> rx.Component:
     return rx.cond(
         DashboardState.overall_curve["seconds"].length() > 0,
         power_curve_chart(
-            columns=DashboardState.overall_curve, series=CURVE_SERIES, colors=CHART_COLOR, id=chart_id
+            columns=DashboardState.overall_curve,
+            series=CURVE_SERIES,
+            colors=CHART_COLOR,
+            height=CURVE_HEIGHT,
+            id=chart_id,
         ),
-        _empty(msg.NO_CURVE, f"{chart_id}-empty", "chart-spline"),
+        rx.cond(
+            DashboardState.profile_loading,
+            rx.center(loading_line(msg.CURVE_LOADING, f"{chart_id}-loading"), height=f"{CURVE_HEIGHT}px"),
+            _empty(msg.NO_CURVE, f"{chart_id}-empty", "chart-spline"),
+        ),
     )
 
 
@@ -642,20 +682,13 @@ def dashboard_page() -> rx.Component:
                     ),
                 ),
             ),
-            rx.cond(
-                DashboardState.profile_loading,
-                titled(
-                    msg.DASHBOARD_HEADING,
-                    card(loading_line("Loading your dashboard...", "dashboard-loading")),
-                ),
-                rx.vstack(
-                    profile_header(),
-                    verification_alert(),
-                    weigh_in_banner(),
-                    _tabs(),
-                    spacing="5",
-                    width="100%",
-                ),
+            rx.vstack(
+                profile_header(),
+                verification_alert(),
+                weigh_in_banner(),
+                _tabs(),
+                spacing="5",
+                width="100%",
             ),
         ),
     )

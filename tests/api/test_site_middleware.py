@@ -18,6 +18,7 @@ from starlette.staticfiles import StaticFiles
 from cycling_site.api import middleware
 from cycling_site.api.main import api
 from cycling_site.api.middleware import MAX_REQUEST_BYTES, SiteMiddleware, one_vary
+from cycling_site.bundling import after_first_paint
 from cycling_site.messages import site as site_msg
 from cycling_site.settings import settings
 
@@ -161,7 +162,9 @@ def test_cors_answers_only_the_sites_own_origins():
 
 
 INLINE = b"window.__ready = true;\n"
-MODULE = b'import "/assets/app.js";'
+MODULE = b'import "/assets/app.js";\nimport("/assets/entry.client-AbC123_x.js");'
+# The same script as pages are served: started after the first paint.
+SERVED_MODULE = after_first_paint(MODULE.decode()).encode()
 
 
 def _sha(source: bytes) -> str:
@@ -220,7 +223,8 @@ def test_pages_allow_only_their_own_and_the_builds_inline_scripts(build):
     directives = _directives(client.get("/auth/login"))
     sources = directives["script-src"].split()
     assert sources[:2] == ["'self'", "'unsafe-eval'"]
-    assert set(sources[2:]) == {_sha(INLINE), _sha(MODULE)}
+    assert SERVED_MODULE != MODULE
+    assert set(sources[2:]) == {_sha(INLINE), _sha(MODULE), _sha(SERVED_MODULE)}
     assert "'unsafe-inline'" not in sources and not any("://" in source for source in sources)
     assert directives["object-src"] == "'none'"
     assert directives["base-uri"] == "'self'"

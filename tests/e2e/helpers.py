@@ -32,6 +32,11 @@ def wait_live(page: Page) -> None:
     expect(page.locator("html[data-live]")).to_have_count(1)
 
 
+def wait_dashboard(page: Page) -> None:
+    """Waits until the dashboard shows the rider's values: its frame paints before them."""
+    expect(page.locator("#profile-header")).to_have_attribute("aria-busy", "false")
+
+
 def pass_human_check(page: Page, submit_selector: str) -> None:
     """Ticks "I'm not a robot" and waits until the proof of work is done and Submit is enabled."""
     expect(page.locator(submit_selector)).to_be_disabled()

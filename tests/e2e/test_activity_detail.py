@@ -34,6 +34,8 @@ def test_analysis_opens_the_rides_detail(page: Page, db: Session):
     expect(page.locator("#tile-intensity")).to_have_text(f"{round(ride.intensity * 100)} %")
     for key in ("altitude", "power", "speed", "heartRate", "cadence"):
         graph = page.locator(f"#graph-{key}")
+        # A graph is drawn when the rider scrolls near it (to its summary line, just above).
+        page.locator(f"#summary-{key}").scroll_into_view_if_needed()
         expect(graph.locator(".recharts-surface")).to_be_visible()
         assert graph.bounding_box()["height"] == 220
     expect(page.locator("#summary-power")).to_have_text(re.compile(r"^AVG \d+ W · MAX \d+ W · MIN \d+ W$"))
@@ -101,6 +103,10 @@ def test_an_unknown_or_foreign_ride_cannot_be_fetched(page: Page, db: Session):
 def test_the_detail_view_on_a_phone(phone_page: Page):
     returning_rider(phone_page, path=f"/auth/login?redirect={DASHBOARD}%23activities")
     phone_page.locator(".activity-card .analysis-link").first.click()
+    # The graphs more than a screen below are drawn when the rider scrolls near them.
+    expect(phone_page.locator("#graph-altitude .recharts-surface")).to_be_visible()
+    expect(phone_page.locator("#graph-cadence .recharts-surface")).to_have_count(0)
+    phone_page.locator("#summary-cadence").scroll_into_view_if_needed()
     expect(phone_page.locator("#graph-cadence .recharts-surface")).to_be_visible()
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= 375
 
@@ -124,4 +130,5 @@ def test_a_ride_without_power_says_so_instead_of_an_empty_graph(page: Page, db: 
     expect(page.locator("#tile-watts")).to_have_text("-")
     expect(page.locator("#graph-power-empty")).to_have_text("This ride has no power data.")
     expect(page.locator("#graph-cadence-empty")).to_have_text("This ride has no cadence data.")
+    page.locator("#summary-heartRate").scroll_into_view_if_needed()
     expect(page.locator("#graph-heartRate .recharts-surface")).to_be_visible()

@@ -15,7 +15,7 @@ from cycling_site.embedded.activity.models import Ride, RideData
 from cycling_site.messages import activities as msg
 from cycling_site.models import Account
 from tests.activity_support import FIXTURES, INDOOR, add_ride, small_fit
-from tests.e2e.helpers import KID, at, choose_files, new_account, returning_rider
+from tests.e2e.helpers import KID, at, choose_files, new_account, returning_rider, wait_dashboard
 
 DASHBOARD = "/user/activities"
 DATE = re.compile(r"^\d{2}/\d{2}/\d{4}$")
@@ -23,7 +23,7 @@ DATE = re.compile(r"^\d{2}/\d{2}/\d{4}$")
 
 def open_dashboard(page: Page, email: str = "rider@example.com", hash_: str = "") -> None:
     returning_rider(page, email, path=f"/auth/login?redirect={DASHBOARD}{'%23' + hash_ if hash_ else ''}")
-    expect(page.locator("#profile-header")).to_be_visible()
+    wait_dashboard(page)
 
 
 def open_activities(page: Page, email: str = "rider@example.com") -> None:
@@ -77,6 +77,7 @@ def test_the_charts_draw_their_axes_without_measuring_labels_and_no_labels_overl
     texts = phone_page.locator(curve_labels).all_text_contents()
     assert texts == phone_ticks[: len(texts)]
     month_labels = "#progress-chart .recharts-xAxis-tick-labels text"
+    phone_page.locator("#progress-chart").scroll_into_view_if_needed()
     expect(phone_page.locator(month_labels).first).to_be_visible()
     assert phone_page.locator("#recharts_measurement_span").count() == 0
     for labels in (curve_labels, month_labels):
@@ -115,6 +116,7 @@ def test_progress_table_periods_and_data_types(page: Page):
     expect(table.locator("tbody tr").nth(0).locator("td").first).to_have_text(re.compile(r"^[\d,]+\.\d h$"))
     expect(table.locator("tbody tr").nth(2).locator("td").first).to_have_text(re.compile(r"KM$"))
     chart = page.locator("#progress-chart")
+    chart.scroll_into_view_if_needed()
     expect(chart.get_by_text("Jan", exact=True)).to_be_visible()
     expect(chart).to_have_attribute("data-type", "distance")
     expect(chart.locator(".recharts-bar-rectangle path").first).to_have_attribute("fill", "#2563EB")

@@ -173,6 +173,10 @@ def test_a_signed_in_riders_pages_paint_the_frame_and_their_badge_before_the_liv
     served_page = httpx.get(f"{site.url}/wallet/", headers={"cookie": cookie})
     assert served_page.headers["cache-control"] == "private, no-cache"
     assert f'<span class="fs-avatar">{initial}</span>' in served_page.text
+    # The build's start of its scripts is found and moved after the first paint, here and on a public page.
+    for served in (served_page.text, httpx.get(f"{site.url}/faqs").text):
+        assert "requestAnimationFrame(() => setTimeout(takeOver))" in served
+        assert 'import("/assets/entry.client' not in served.replace('takeOver = () => import("', "")
     _without_live_connection(page)
     page.goto("/user/activities")
     _hydrated(page)

@@ -19,7 +19,7 @@ from cycling_site.services import third_party_import as imports
 from cycling_site.services.pre_verification import Form
 from tests import file_samples
 from tests.e2e.conftest import DESKTOP, Site
-from tests.e2e.helpers import RIDER, at, new_account, returning_rider
+from tests.e2e.helpers import RIDER, at, new_account, returning_rider, wait_dashboard
 
 FORM = "/pre-verification-form"
 DASHBOARD = "/user/activities"
@@ -159,7 +159,7 @@ def test_a_rider_submits_and_race_control_approves_with_cat_2(
     page.goto(DASHBOARD)
     expect(page.locator("#rider-category")).to_have_text("CAT 2")
     expect(page.locator("#rider-weight")).to_have_text("66.6")
-    expect(page.locator("#profile-header")).to_be_visible()
+    wait_dashboard(page)
     expect(alert).to_have_count(0)
     page.goto(FORM)
     expect(page).to_have_url(at(f"{DASHBOARD}#profile"))

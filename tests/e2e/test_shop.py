@@ -14,7 +14,7 @@ from cycling_site.models import Account, Currency, GemOrder, OrderStatus, OwnedI
 from cycling_site.services import ledger
 from cycling_site.services.ledger import Move
 from cycling_site.services.shop_catalogue import ITEMS, ItemType
-from tests.e2e.helpers import KID, at, new_account, returning_rider
+from tests.e2e.helpers import KID, at, new_account, returning_rider, wait_dashboard
 
 SHOP = "/user/activities#in-game-shop"
 DASHBOARD = "/user/activities"
@@ -330,11 +330,11 @@ def test_a_rider_cannot_poll_another_riders_order(page: Page, db: Session, site)
 
 def test_kids_reach_no_shop_page_or_api(page: Page, site):
     returning_rider(page, KID, path=f"/auth/login?redirect={DASHBOARD}%23in-game-shop")
-    expect(page.locator("#profile-header")).to_be_visible()
+    wait_dashboard(page)
     expect(page.locator("#tab-in-game-shop")).to_have_count(0)
     expect(page.locator("#shop-panel")).to_have_count(0)
     page.goto(f"{DASHBOARD}?payment_result=success&orderId={uuid.uuid4()}#in-game-shop")
-    expect(page.locator("#profile-header")).to_be_visible()
+    wait_dashboard(page)
     expect(page.locator("#payment-modal")).to_have_count(0)
     cookies = {c["name"]: c["value"] for c in page.context.cookies()}
     for method, path in (("GET", "/api/shop/items"), ("GET", "/api/shop/bundles")):

@@ -21,6 +21,7 @@ from tests.e2e.helpers import (
     new_account,
     returning_rider,
     submit,
+    wait_dashboard,
     wait_live,
     wait_signed_in,
 )
@@ -199,7 +200,7 @@ def test_wizard_steps_and_the_phone_code_goes_to_the_number_as_typed(
 def test_weigh_in_and_import(page: Page, db: Session, slow_network: Relay):
     rider = rider_registered_for(db, "slow.weigher@example.com")
     returning_rider(page, rider.email)
-    expect(page.locator("#profile-header")).to_be_visible()
+    wait_dashboard(page)
     page.locator(".weigh-in-submit").first.click()
     typed_at_every_speed(page, slow_network, {"#weight": "70.4"})
     page.keyboard.press("Escape")

@@ -11,7 +11,15 @@ from cycling_site.messages import site as site_msg
 from cycling_site.messages import teams as msg
 from cycling_site.models import Team, TeamMembership
 from cycling_site.models.teams import NAME_MAX
-from tests.e2e.helpers import RIDER, at, new_account, returning_rider, wait_live, wait_signed_in
+from tests.e2e.helpers import (
+    RIDER,
+    at,
+    new_account,
+    returning_rider,
+    wait_dashboard,
+    wait_live,
+    wait_signed_in,
+)
 
 # The demo's public teams by name: ten on page 1, the rest on page 2 (teams made here sort after them).
 FIRST_PAGE_FIRST = "Abu Dhabi Aero Club"
@@ -139,7 +147,7 @@ def test_a_rider_joins_a_team_the_dashboard_follows_and_a_second_join_is_refused
     expect(page.locator("#teams-empty")).to_have_text(msg.NO_JOINED)
     assert _members(db, "Al Ain Oasis Riders") == 2
     page.goto("/user/activities")
-    expect(page.locator("#rider-name")).to_be_visible()
+    wait_dashboard(page)
     expect(page.locator("#rider-team")).to_have_count(0)
 
 

@@ -14,14 +14,14 @@ from cycling_site.models import Account, RiderFile
 from cycling_site.models.third_party_import import ImportStatus, ThirdPartyImport
 from cycling_site.services import third_party_import as imports
 from tests import file_samples
-from tests.e2e.helpers import new_account, returning_rider
+from tests.e2e.helpers import new_account, returning_rider, wait_dashboard
 
 DASHBOARD = "/user/activities"
 
 
 def open_overview(page: Page, email: str) -> None:
     returning_rider(page, email, path=f"/auth/login?redirect={DASHBOARD}")
-    expect(page.locator("#profile-header")).to_be_visible()
+    wait_dashboard(page)
 
 
 def reviewer(db: Session) -> Account:

@@ -19,7 +19,7 @@ from cycling_site.models import Account
 from cycling_site.models.events import Event, RiderFile
 from cycling_site.models.weigh_ins import WeighInWindow, WeightSubmission
 from tests import file_samples
-from tests.e2e.helpers import RIDER, new_account, returning_rider
+from tests.e2e.helpers import RIDER, new_account, returning_rider, wait_dashboard
 from tests.e2e.test_events import register_for
 
 OPEN_EVENT = "Hatta Hills Time Trial"
@@ -46,7 +46,7 @@ def page_now(page: Page) -> int:
 
 def open_dashboard(page: Page, email: str = RIDER) -> None:
     returning_rider(page, email, path="/auth/login?redirect=/user/activities")
-    expect(page.locator("#profile-header")).to_be_visible()
+    wait_dashboard(page)
 
 
 def item(page: Page, event_name: str):
@@ -172,7 +172,7 @@ def test_a_weight_with_a_photo_is_submitted_and_bad_input_is_told(page: Page, db
 
     # Read again, the dashboard no longer asks for it.
     page.reload()
-    expect(page.locator("#profile-header")).to_be_visible()
+    wait_dashboard(page)
     expect(page.locator("#tab-profile")).to_be_visible()
     expect(page.locator(".weigh-in-item")).to_have_count(0)
 

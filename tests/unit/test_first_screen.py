@@ -19,7 +19,8 @@ BUILT = (
     '<html><head><title>Event · Site</title><meta content="A race." name="description"/>'
     '<link rel="modulepreload" href="/assets/esm-De5CBTAF.js"/></head>'
     '<body><main><style>x</style><div id="first-screen" class="rx-Html"></div><div>Loading...</div></main>'
-    "</body></html>"
+    '<script type="module" async="">import "/assets/manifest-7eb48a3c.js";\n'
+    'import("/assets/entry.client-BYLR9U9S.js");</script></body></html>'
 )
 
 
@@ -130,15 +131,26 @@ def test_the_build_prerenders_the_event_page_template():
     assert prerender_event_page(development) == development
 
 
-def test_a_page_with_its_first_screen_leaves_its_scripts_to_its_imports_so_the_stylesheet_comes_first():
-    faqs = first_screen.FirstScreen("<p>FAQ</p>")
+def test_a_page_leaves_its_scripts_to_its_imports_so_the_stylesheet_comes_first():
     badge = '<span class="fs-avatar">L</span>'
-    assert "modulepreload" not in first_screen.with_first_screen(BUILT, faqs)
-    # A public page the build drew whole (the sign-in form) paints first too; a signed-in page waits for its
-    # scripts and data anyway, and keeps them, after its stylesheet.
-    assert "modulepreload" not in first_screen.with_first_screen(BUILT, None, badge, drawn=True)
-    signed_in = first_screen.with_first_screen(BUILT, None, badge)
-    assert '<link rel="modulepreload" fetchpriority="low" href="/assets/esm-De5CBTAF.js"/>' in signed_in
+    for page in (
+        first_screen.with_first_screen(BUILT, first_screen.FirstScreen("<p>FAQ</p>")),
+        first_screen.with_first_screen(BUILT, None),
+        first_screen.with_first_screen(BUILT, None, badge),
+    ):
+        assert "modulepreload" not in page
+
+
+def test_scripts_take_a_page_over_after_its_first_paint_or_at_once_in_a_background_tab():
+    for page in (
+        first_screen.with_first_screen(BUILT, first_screen.FirstScreen("<p>FAQ</p>")),
+        first_screen.with_first_screen(BUILT, None, '<span class="fs-avatar">L</span>'),
+    ):
+        assert 'import("/assets/entry.client-BYLR9U9S.js");</script>' not in page
+        assert (
+            'const takeOver = () => import("/assets/entry.client-BYLR9U9S.js");'
+            " document.hidden ? takeOver() : requestAnimationFrame(() => setTimeout(takeOver));</script>"
+        ) in page
 
 
 def test_the_pictures_and_text_of_the_largest_paint_are_marked_for_the_live_pages_sizes(session):
