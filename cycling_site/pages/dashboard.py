@@ -684,9 +684,16 @@ def dashboard_page() -> rx.Component:
             ),
             rx.vstack(
                 profile_header(),
-                verification_alert(),
-                weigh_in_banner(),
-                _tabs(),
+                # Laid out but unseen until the rider's data is in: a banner above the tabs then comes with
+                # them, and moves nothing the rider sees.
+                rx.vstack(
+                    verification_alert(),
+                    weigh_in_banner(),
+                    _tabs(),
+                    spacing="5",
+                    width="100%",
+                    visibility=rx.cond(DashboardState.profile_loading, "hidden", "visible"),
+                ),
                 spacing="5",
                 width="100%",
             ),
